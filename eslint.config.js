@@ -1,0 +1,25 @@
+// Lint rules: the recommended sets of ESLint and typescript-eslint, plus the few rules that catch
+// real mistakes in async server code.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['error'] }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['bench/**', 'src/cli/**', 'bin/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,101 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Logger } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
+import { authenticateBearer } from './auth/authenticate.ts';
+import { authRoutes } from './auth/routes.ts';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import type { Context } from './core/context.ts';
+import { AppError } from './core/errors.ts';
+import type { Db } from './db/connection.ts';
+import { mountDocs } from './http/docs.ts';
+import { failure } from './http/envelope.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { mountRoute, type AnyRoute } from './http/route.ts';
+import type { AppEnv } from './http/types.ts';
+import { settingsRoutes } from './settings/routes.ts';
+import { systemRoutes } from './system/routes.ts';
+import { userRoutes } from './users/routes.ts';
+
+export const apiBasePath = '/_cms/api';
+
+/** Every REST endpoint; each area adds its list here. */
+export const apiRoutes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes];
+
+export interface AppDependencies {
+  config: Config;
+  db: Db;
+  log: Logger;
+  clock?: Clock;
+}
+
+/** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
+export function createApp({ config, db, log, clock = systemClock }: AppDependencies): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const api = `${apiBasePath}/*`;
+
+  app.use('*', requestId({ limitLength: 128 }));
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestLog = log.child({ requestId: c.get('requestId') });
+    c.set('log', requestLog);
+    await next();
+    requestLog.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  app.use('*', secureHeaders());
+  if (config.corsOrigins.length > 0) {
+    app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders: ['Retry-After', 'X-Request-Id'] }));
+  }
+  app.use(api, async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'private, no-store');
+  });
+  app.use(
+    api,
+    bodyLimit({
+      maxSize: config.bodyLimit,
+      onError: (c) => failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit })),
+    }),
+  );
+  app.use(api, methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, methods) => {
+      c.header('Allow', methods.join(', '));
+      return failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${methods.join(', ')}`, { allowed: methods }));
+    },
+  }));
+  app.use(api, async (c, next) => {
+    const base = { db, clock, config, log: c.get('log') };
+    let authenticated: Promise<Context> | undefined;
+    c.set('resolveContext', (authenticate) =>
+      authenticate
+        ? (authenticated ??= authenticateBearer(db, clock, c.req.header('authorization')).then((principal) => ({ ...base, principal })))
+        : Promise.resolve({ ...base, principal: null }),
+    );
+    await next();
+  });
+
+  const openApiDocument = buildOpenApiDocument(apiRoutes, apiBasePath, packageJson.version);
+  app.get(`${apiBasePath}/openapi.json`, (c) => c.json(openApiDocument));
+  mountDocs(app, apiBasePath);
+  for (const route of apiRoutes) mountRoute(app, apiBasePath, route);
+
+  app.notFound((c) => {
+    if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
+      return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
+    }
+    return c.text('Not Found', 404);
+  });
+  app.onError((error, c) => {
+    if (error instanceof AppError) return failure(c, error);
+    const requestId = c.get('requestId');
+    (c.get('log') ?? log).error({ err: error }, 'unhandled error');
+    return failure(c, new AppError('INTERNAL_ERROR', 'Internal server error', { requestId }));
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { startServer } from '../server.ts';
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the HTTP server (migrates the database first)')
+    .option('--port <port>', 'port to listen on (PORT, default 3000)')
+    .option('--host <host>', 'address to bind (HOST, default 127.0.0.1)')
+    .option('--public-url <url>', 'public base URL used in links and OAuth metadata (PUBLIC_URL)')
+    .option('--database-url <url>', 'postgres:// URL, file: URL or SQLite path (DATABASE_URL, default ./data/folio.db)')
+    .option('--media-dir <dir>', 'where uploaded media is stored (MEDIA_DIR, default ./data/media)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (LOG_LEVEL, default info)')
+    .option('--cors-origins <origins>', 'comma-separated origins allowed to call the API from browsers (CORS_ORIGINS)')
+    .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
+    .action(async (options) => {
+      const config = loadConfig(process.env, options);
+      const log = createLogger(config.logLevel);
+      const server = await startServer(config, log);
+      const stop = (signal: string) => {
+        log.info({ signal }, 'shutting down');
+        server.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Folio's whole configuration: environment variables, overridden by CLI flags, validated once before
+ * anything listens or connects. An invalid value stops the process with the variable named.
+ */
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  database: DatabaseConfig;
+  mediaDir: string;
+  logLevel: LogLevel;
+  corsOrigins: string[];
+  bodyLimit: number;
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** The variables Folio reads, each with its CLI flag; the README's configuration table lists them. */
+export const configVariables = {
+  PORT: 'port',
+  HOST: 'host',
+  PUBLIC_URL: 'publicUrl',
+  DATABASE_URL: 'databaseUrl',
+  DATABASE_POOL_SIZE: 'databasePoolSize',
+  MEDIA_DIR: 'mediaDir',
+  LOG_LEVEL: 'logLevel',
+  CORS_ORIGINS: 'corsOrigins',
+  BODY_LIMIT: 'bodyLimit',
+} as const;
+
+type Variable = keyof typeof configVariables;
+export type ConfigFlags = Partial<Record<(typeof configVariables)[Variable], string>>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'must be a list of origins such as https://example.com (scheme, host and optional port, nothing else)');
+
+const byteSizeUnits: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+const byteSize = z
+  .string()
+  .regex(/^\d+\s*(b|kb|mb|gb)?$/i, 'must be a size such as 10485760 or 10mb')
+  .transform((value) => {
+    const [, amount, unit = ''] = /^(\d+)\s*([a-z]*)$/i.exec(value)!;
+    return Number(amount) * byteSizeUnits[unit.toLowerCase()]!;
+  })
+  .pipe(z.number().min(1024, 'must be at least 1kb'));
+
+const rawSchema = z.object({
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  PUBLIC_URL: httpUrl.optional(),
+  DATABASE_URL: z.string().min(1, 'must not be empty').default('file:./data/folio.db'),
+  DATABASE_POOL_SIZE: integer(1, 1000).default(10),
+  MEDIA_DIR: z.string().min(1, 'must not be empty').default('./data/media'),
+  LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+    .pipe(z.array(origin)),
+  BODY_LIMIT: byteSize.default(10 * 1024 * 1024),
+});
+
+function parseDatabaseUrl(value: string, poolSize: number): DatabaseConfig | string {
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      return 'is not a valid postgres:// URL';
+    }
+    return { kind: 'postgres', url: value, poolSize };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !value.startsWith('file:')) {
+    return 'must be a postgres:// URL, a file: URL or a path to an SQLite file';
+  }
+  const filePath = value.replace(/^file:(\/\/)?/, '').replace(/^sqlite:/, '');
+  if (filePath === ':memory:') return { kind: 'sqlite', path: filePath };
+  return { kind: 'sqlite', path: path.resolve(filePath) };
+}
+
+/** Builds the config from an environment and flags (flags win); throws ConfigError naming every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}): Config {
+  const merged: Record<string, string | undefined> = {};
+  for (const [variable, flag] of Object.entries(configVariables)) {
+    const value = flags[flag] ?? env[variable];
+    merged[variable] = value === '' && variable !== 'CORS_ORIGINS' ? undefined : value;
+  }
+  const parsed = rawSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? '');
+        return `${variable}${variableFlagHint(variable)} ${issue.message} (got ${JSON.stringify(merged[variable])})`;
+      }),
+    );
+  }
+  const raw = parsed.data;
+  const database = parseDatabaseUrl(raw.DATABASE_URL, raw.DATABASE_POOL_SIZE);
+  if (typeof database === 'string') throw new ConfigError([`DATABASE_URL ${database} (got ${JSON.stringify(raw.DATABASE_URL)})`]);
+  return {
+    port: raw.PORT,
+    host: raw.HOST,
+    publicUrl: raw.PUBLIC_URL,
+    database,
+    mediaDir: path.resolve(raw.MEDIA_DIR),
+    logLevel: raw.LOG_LEVEL,
+    corsOrigins: raw.CORS_ORIGINS,
+    bodyLimit: raw.BODY_LIMIT,
+  };
+}
+
+function variableFlagHint(variable: string): string {
+  const flag = configVariables[variable as Variable];
+  return flag ? ` (--${flag.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)})` : '';
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/connection.ts';
+import type { Clock } from './clock.ts';
+import type { Scope } from './roles.ts';
+
+/** Who is acting: a signed-in user (through a token or session), or the operator at the CLI. */
+export type Principal = UserPrincipal | SystemPrincipal;
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: string;
+  email: string;
+  name: string;
+  role: number;
+  /** The credential's scopes already cut to the user's current role. */
+  scopes: Scope[];
+  credential: { type: 'token'; id: string };
+}
+
+/** The CLI runs with the database's owner's authority: it is how the first admin comes to exist. */
+export interface SystemPrincipal {
+  kind: 'system';
+}
+
+export const systemPrincipal: SystemPrincipal = { kind: 'system' };
+
+/** Everything an operation may touch, passed explicitly so tests and adapters choose each part. */
+export interface Context {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  principal: Principal | null;
+}

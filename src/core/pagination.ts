@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** `limit` and `cursor` as every list takes them (DECISIONS §1: 1-100, else 400). */
+export function pageQuery(defaultLimit: number, maxLimit = 100) {
+  return {
+    cursor: z.string().min(1).max(2048).optional().describe('Opaque cursor from the previous page'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(maxLimit)
+      .default(defaultLimit)
+      .describe(`Page size, 1-${maxLimit}`),
+  };
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/**
+ * Turns `limit + 1` fetched rows into a page: the extra row only tells that another page exists, and
+ * the cursor is made from the last row kept.
+ */
+export function toPage<Row, T>(rows: Row[], limit: number, cursorOf: (row: Row) => string, map: (row: Row) => T): Page<T> {
+  const kept = rows.slice(0, limit);
+  const page: Page<T> = { items: kept.map(map) };
+  if (rows.length > limit && kept.length > 0) page.nextCursor = cursorOf(kept[kept.length - 1]!);
+  return page;
+}

@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { migrateToLatest } from './db/migrate.ts';
+
+export interface RunningServer {
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database, then listens. Throws (before listening) when the database is unreachable. */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const db = await openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const app = createApp({ config, db, log });
+  const server = await listen(app.fetch, config);
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  log.info({ url, database: config.database.kind }, 'folio listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive sockets with no request in flight would hold close() open; requests in flight finish first.
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        });
+        await db.close();
+        log.info('folio stopped');
+      })()),
+  };
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(server));
+    server.once('error', reject);
+  });
+}

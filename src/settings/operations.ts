@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { isoNow } from '../core/clock.ts';
+import { validationError } from '../core/errors.ts';
+import { access, defineOperation } from '../core/operation.ts';
+import type { Db } from '../db/connection.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { settingDefaults, settingSchemas, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
+import * as store from './store.ts';
+
+/** Stored values over the defaults; a stored value that no longer passes its rule falls back to the default. */
+export async function readSettings(db: Db): Promise<Settings> {
+  const settings: Record<string, unknown> = { ...settingDefaults };
+  for (const row of await store.readSettingRows(db)) {
+    const schema = settingSchemas[row.key as SettingKey];
+    if (!schema) continue;
+    const parsed = schema.safeParse(JSON.parse(row.value));
+    if (parsed.success) settings[row.key] = parsed.data;
+  }
+  return settings as Settings;
+}
+
+export const getSettings = defineOperation({
+  name: 'settings.get',
+  access: access.scope('content:read'),
+  async run(ctx): Promise<Settings> {
+    return readSettings(ctx.db);
+  },
+});
+
+export const updateSettings = defineOperation({
+  name: 'settings.update',
+  access: access.scope('admin'),
+  async run(ctx, input: z.output<typeof UpdateSettingsBody>): Promise<Settings> {
+    return inTransaction(ctx.db, async (db) => {
+      const merged: Record<string, unknown> = { ...(await readSettings(db)) };
+      for (const [key, value] of Object.entries(input)) {
+        if (value !== undefined) merged[key] = value === null ? settingDefaults[key as SettingKey] : value;
+      }
+      const settings = merged as Settings;
+      if (!settings.locales.includes(settings.defaultLocale)) {
+        throw validationError([{ path: 'locales', message: `Must contain the default locale ${settings.defaultLocale}` }]);
+      }
+      const now = isoNow(ctx.clock);
+      for (const [key, value] of Object.entries(input)) {
+        if (value === undefined) continue;
+        if (value === null) await store.deleteSetting(db, key);
+        else await store.writeSetting(db, key, JSON.stringify(value), now);
+      }
+      return settings;
+    });
+  },
+});

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocale(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+const LocaleSchema = z.string().max(35).refine(isLocale, 'Must be a BCP 47 language tag such as en or pt-BR');
+
+/** Each setting's rule and default (DECISIONS §3b). */
+export const settingSchemas = {
+  siteTitle: z.string().max(200),
+  tagline: z.string().max(500),
+  postsPerPage: z.number().int().min(1).max(100),
+  siteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL' }).max(2048)]),
+  timezone: z.string().max(64).refine(isTimeZone, 'Must be an IANA time zone such as Europe/Paris'),
+  defaultLocale: LocaleSchema,
+  locales: z.array(LocaleSchema).min(1).max(100),
+  publicRead: z.boolean(),
+};
+
+export type SettingKey = keyof typeof settingSchemas;
+export type Settings = { [K in SettingKey]: z.output<(typeof settingSchemas)[K]> };
+
+export const settingDefaults: Settings = {
+  siteTitle: 'Folio',
+  tagline: '',
+  postsPerPage: 10,
+  siteUrl: '',
+  timezone: 'UTC',
+  defaultLocale: 'en',
+  locales: ['en'],
+  publicRead: false,
+};
+
+export const SettingsSchema = z.object(settingSchemas).meta({ id: 'Settings' });
+
+/** A partial update: given keys merge, `null` resets a key to its default, unknown keys are refused. */
+export const UpdateSettingsBody = z.strictObject(
+  Object.fromEntries(Object.entries(settingSchemas).map(([key, schema]) => [key, schema.nullable().optional()])) as {
+    [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof settingSchemas)[K]>>;
+  },
+);

@@ -1,0 +1,17 @@
+import type { Db } from '../db/connection.ts';
+
+export async function readSettingRows(db: Db): Promise<{ key: string; value: string }[]> {
+  return db.kysely.selectFrom('settings').select(['key', 'value']).execute();
+}
+
+export async function writeSetting(db: Db, key: string, value: string, at: string): Promise<void> {
+  await db.kysely
+    .insertInto('settings')
+    .values({ key, value, updated_at: at })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: at }))
+    .execute();
+}
+
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.kysely.deleteFrom('settings').where('key', '=', key).execute();
+}
