@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
 import type { ApiTokensTable } from '../db/types.ts';
 import { isScope, type Scope } from '../core/roles.ts';
@@ -28,22 +29,28 @@ export async function insertToken(db: Db, row: TokenRow): Promise<void> {
 
 /** The token with its user, in one query: the whole cost of authenticating a request. */
 export async function findTokenWithUser(db: Db, tokenHash: string) {
-  return db.kysely
-    .selectFrom('api_tokens')
-    .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select([
-      'api_tokens.id as tokenId',
-      'api_tokens.scopes',
-      'api_tokens.expires_at as expiresAt',
-      'api_tokens.last_used_at as lastUsedAt',
-      'users.id as userId',
-      'users.email',
-      'users.name',
-      'users.role',
-      'users.disabled',
-    ])
-    .where('api_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const rows = await runCompiled(
+    db,
+    'auth.findTokenWithUser',
+    (kysely) =>
+      kysely
+        .selectFrom('api_tokens')
+        .innerJoin('users', 'users.id', 'api_tokens.user_id')
+        .select([
+          'api_tokens.id as tokenId',
+          'api_tokens.scopes',
+          'api_tokens.expires_at as expiresAt',
+          'api_tokens.last_used_at as lastUsedAt',
+          'users.id as userId',
+          'users.email',
+          'users.name',
+          'users.role',
+          'users.disabled',
+        ])
+        .where('api_tokens.token_hash', '=', ''),
+    [tokenHash],
+  );
+  return rows[0];
 }
 
 export async function touchToken(db: Db, id: string, at: string): Promise<void> {

@@ -40,8 +40,29 @@ function openSqlite(filePath: string): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+const statementCacheSize = 500;
+
+/**
+ * Kysely prepares every statement anew, which costs more than running it. The SQL text is the key;
+ * a statement still being iterated (a streamed query) is never handed out twice.
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = database.prepare(text);
+      if (cache.size >= statementCacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 // COUNT(*) and other int8 values arrive from pg as strings; every count Folio makes fits a JS number.

@@ -1,19 +1,57 @@
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './connection.ts';
+import type { Database } from './types.ts';
 import * as platform from './migrations/0001_platform.ts';
 
-/**
- * Forward-only migrations, in code, in order. Kysely's migrator takes an advisory lock on PostgreSQL,
- * so when several processes start together exactly one migrates and the others wait, then find
- * nothing left to do.
- */
+/** Forward-only migrations, in code, in order. */
 const migrations: Record<string, Migration> = {
   '0001_platform': platform,
 };
 
+/**
+ * Applies pending migrations; returns the names applied. When several processes start together on
+ * one database, exactly one migrates and the others wait, then find nothing left to do. The lock is
+ * held on one connection around the whole run, because Kysely creates its own bookkeeping tables
+ * before taking its lock (two first starts would race there), and takes no lock at all on SQLite.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  return db.kysely.connection().execute((connection) =>
+    db.dialect === 'postgres' ? withAdvisoryLock(connection, () => runMigrator(connection)) : inImmediateTransaction(connection, () => runMigrator(connection)),
+  );
+}
+
+// An arbitrary constant naming Folio's migration lock among the database's advisory locks.
+const migrationLockKey = 7_346_121_905_113n;
+
+async function withAdvisoryLock<T>(connection: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  await sql`select pg_advisory_lock(${sql.lit(migrationLockKey)})`.execute(connection);
+  try {
+    return await work();
+  } finally {
+    await sql`select pg_advisory_unlock(${sql.lit(migrationLockKey)})`.execute(connection);
+  }
+}
+
+/**
+ * SQLite: BEGIN IMMEDIATE takes the write lock at once, so a second process waits (busy timeout); a
+ * failing migration rolls back whole, since SQLite's DDL is transactional.
+ */
+async function inImmediateTransaction<T>(connection: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  await sql`begin immediate`.execute(connection);
+  try {
+    const result = await work();
+    await sql`commit`.execute(connection);
+    return result;
+  } catch (error) {
+    await sql`rollback`.execute(connection);
+    throw error;
+  }
+}
+
+async function runMigrator(kysely: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({
-    db: db.kysely,
+    db: kysely,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'folio_migrations',
     migrationLockTableName: 'folio_migrations_lock',

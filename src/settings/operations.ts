@@ -4,17 +4,14 @@ import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
-import { settingDefaults, settingSchemas, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
+import { settingDefaults, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
 import * as store from './store.ts';
 
-/** Stored values over the defaults; a stored value that no longer passes its rule falls back to the default. */
+/** Stored values over the defaults. Values were validated when written, so reads only decode them. */
 export async function readSettings(db: Db): Promise<Settings> {
   const settings: Record<string, unknown> = { ...settingDefaults };
   for (const row of await store.readSettingRows(db)) {
-    const schema = settingSchemas[row.key as SettingKey];
-    if (!schema) continue;
-    const parsed = schema.safeParse(JSON.parse(row.value));
-    if (parsed.success) settings[row.key] = parsed.data;
+    if (row.key in settingDefaults) settings[row.key] = JSON.parse(row.value);
   }
   return settings as Settings;
 }

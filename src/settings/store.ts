@@ -1,7 +1,8 @@
+import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
 
 export async function readSettingRows(db: Db): Promise<{ key: string; value: string }[]> {
-  return db.kysely.selectFrom('settings').select(['key', 'value']).execute();
+  return runCompiled(db, 'settings.read', (kysely) => kysely.selectFrom('settings').select(['key', 'value']), []);
 }
 
 export async function writeSetting(db: Db, key: string, value: string, at: string): Promise<void> {

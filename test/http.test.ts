@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectError, type TestApp } from './support/harness.ts';
+
+describe('HTTP plumbing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ BODY_LIMIT: '2kb' });
+  });
+  afterAll(() => t.close());
+
+  it('answers the health check without a credential', async () => {
+    const response = await t.request('GET', '/_cms/api/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { status: 'ok', database: 'ok' } });
+  });
+
+  it('ignores a stale credential on public endpoints', async () => {
+    const response = await t.request('GET', '/_cms/api/health', { token: 'ec_pat_stale' });
+    expect(response.status).toBe(200);
+  });
+
+  it('wraps unknown API routes in the 404 envelope', async () => {
+    const error = expectError(await t.request('GET', '/_cms/api/no-such-thing'), 404, 'NOT_FOUND');
+    expect(error.details).toEqual({});
+  });
+
+  it('answers a wrong method with 405 and the allowed methods', async () => {
+    const response = await t.request('DELETE', '/_cms/api/settings', { token: t.adminToken });
+    const error = expectError(response, 405, 'METHOD_NOT_ALLOWED');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(error.details.allowed).toEqual(['GET', 'HEAD', 'POST']);
+  });
+
+  it('refuses a body over the limit with 413 and writes nothing', async () => {
+    const response = await t.request('POST', '/_cms/api/settings', { token: t.adminToken, body: { tagline: 'x'.repeat(4096) } });
+    expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+    const settings = await t.request('GET', '/_cms/api/settings', { token: t.adminToken });
+    expect(settings.body.data.tagline).toBe('');
+  });
+
+  it('refuses malformed JSON with 400 naming the problem', async () => {
+    const response = await t.request('POST', '/_cms/api/settings', {
+      token: t.adminToken,
+      rawBody: '{"siteTitle": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    const error = expectError(response, 400, 'VALIDATION_ERROR');
+    expect(error.details.issues[0].message).toMatch(/Malformed JSON/);
+  });
+
+  it('refuses a non-JSON content type with 415', async () => {
+    const response = await t.request('POST', '/_cms/api/settings', {
+      token: t.adminToken,
+      rawBody: 'siteTitle=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('accepts an action call with no body and no content type', async () => {
+    const response = await t.request('POST', `/_cms/api/admin/users/${t.admin.id}/enable`, { token: t.adminToken });
+    expect(response.status).toBe(200);
+    expect(response.body.data.item.id).toBe(t.admin.id);
+  });
+
+  it('refuses unknown keys in an action body', async () => {
+    const response = await t.request('POST', `/_cms/api/admin/users/${t.admin.id}/enable`, { token: t.adminToken, body: { force: true } });
+    const error = expectError(response, 400, 'VALIDATION_ERROR');
+    expect(error.details.issues).toEqual([{ path: 'force', message: 'Unknown key' }]);
+  });
+
+  it('sets security, caching and request-id headers', async () => {
+    const response = await t.request('GET', '/_cms/api/settings', { token: t.adminToken, headers: { 'x-request-id': 'trace-123' } });
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-request-id')).toBe('trace-123');
+    const generated = await t.request('GET', '/_cms/api/health');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends no CORS headers when no origin is configured', async () => {
+    const response = await t.request('GET', '/_cms/api/health', { headers: { origin: 'https://evil.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('CORS from configuration', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ CORS_ORIGINS: 'https://site.example,http://localhost:5173' });
+  });
+  afterAll(() => t.close());
+
+  it('answers a preflight from an allowed origin', async () => {
+    const response = await t.request('OPTIONS', '/_cms/api/settings', {
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://site.example');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('does not allow other origins', async () => {
+    const response = await t.request('GET', '/_cms/api/health', { headers: { origin: 'https://evil.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('failures', () => {
+  it('turns an unexpected failure into a 500 INTERNAL_ERROR with a request id and no internals', async () => {
+    const t = await createTestApp();
+    await t.db.close();
+    const response = await t.request('GET', '/_cms/api/settings', { token: t.adminToken });
+    const error = expectError(response, 500, 'INTERNAL_ERROR');
+    expect(error.message).toBe('Internal server error');
+    expect(error.details.requestId).toBe(response.headers.get('x-request-id'));
+    expect(JSON.stringify(response.body)).not.toMatch(/at |sqlite|pool|select/i);
+    await t.database.drop();
+  });
+
+  it('reports an unreachable database as 503 on the health check', async () => {
+    const t = await createTestApp();
+    await t.db.close();
+    expectError(await t.request('GET', '/_cms/api/health'), 503, 'SERVICE_UNAVAILABLE');
+    await t.database.drop();
+  });
+});

@@ -1,0 +1,118 @@
+import pino from 'pino';
+import { createApp } from '../../src/app.ts';
+import { createToken } from '../../src/auth/operations.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Clock } from '../../src/core/clock.ts';
+import { systemPrincipal, type Context } from '../../src/core/context.ts';
+import { runOperation } from '../../src/core/operation.ts';
+import type { Scope } from '../../src/core/roles.ts';
+import { openDatabase, type Db } from '../../src/db/connection.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import type { User } from '../../src/users/schemas.ts';
+import { createUser } from '../../src/users/operations.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+/** A clock the test moves by hand, so time-dependent behaviour needs no sleeping. */
+export class TestClock implements Clock {
+  private current: number;
+  constructor(start = Date.parse('2026-01-01T00:00:00.000Z')) {
+    this.current = start;
+  }
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and wrong content types). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+}
+
+export interface TestApp {
+  db: Db;
+  config: Config;
+  clock: TestClock;
+  database: TestDatabase;
+  /** The first admin and a token holding every scope. */
+  admin: User;
+  adminToken: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** Creates a user with a role and a token with the given scopes for them. */
+  userWithToken(role: number, scopes: Scope[], email?: string): Promise<{ user: User; token: string }>;
+  systemContext(): Context;
+  close(): Promise<void>;
+}
+
+let emailCounter = 0;
+
+/** The real app on a fresh database of this project's engine, spoken to with in-process requests. */
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
+  const db = await openDatabase(config.database);
+  await migrateToLatest(db);
+  const clock = new TestClock(Date.now());
+  const log = pino({ level: 'silent' });
+  const app = createApp({ config, db, log, clock });
+  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal });
+
+  const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
+    const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role }));
+    const { token } = await runOperation(createToken, systemContext(), () => ({ userId: user.id, name: 'test', scopes }));
+    return { user, token };
+  };
+  const { user: admin, token: adminToken } = await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
+
+  return {
+    db,
+    config,
+    clock,
+    database,
+    admin,
+    adminToken,
+    userWithToken,
+    systemContext,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.request(path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Asserts the error envelope, returning it for further checks. */
+export function expectError(response: ApiResponse, status: number, code: string) {
+  const summary = `${response.status} ${JSON.stringify(response.body)}`;
+  if (response.status !== status || response.body?.success !== false || response.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${summary}`);
+  }
+  if (typeof response.body.error.message !== 'string' || typeof response.body.error.details !== 'object' || response.body.error.details === null) {
+    throw new Error(`error envelope malformed: ${summary}`);
+  }
+  return response.body.error as { code: string; message: string; details: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}

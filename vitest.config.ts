@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+// Every suite runs once per database: always on SQLite, and on PostgreSQL when FOLIO_TEST_POSTGRES_URL
+// is set. Each test file gets its own SQLite file or PostgreSQL schema, so files run in parallel.
+const databases = ['sqlite', ...(process.env.FOLIO_TEST_POSTGRES_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    projects: databases.map((database) => ({
+      test: {
+        name: database,
+        include: ['test/**/*.test.ts'],
+        env: { FOLIO_TEST_DB: database },
+        testTimeout: 30_000,
+        hookTimeout: 60_000,
+      },
+    })),
+  },
+});
