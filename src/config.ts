@@ -57,14 +57,18 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((value) => value.replace(/\/+$/, ''));
 
-const origin = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
-  } catch {
-    return false;
-  }
-}, 'must be a list of origins such as https://example.com (scheme, host and optional port, nothing else)');
+// Browsers send `Origin` without a trailing slash, so each entry is stored in exactly that form.
+const origin = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, 'must be a list of origins such as https://example.com (scheme, host and optional port, nothing else)')
+  .transform((value) => new URL(value).origin);
 
 const byteSizeUnits: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 const byteSize = z
@@ -80,7 +84,14 @@ const rawSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   PUBLIC_URL: httpUrl.optional(),
-  DATABASE_URL: z.string().min(1, 'must not be empty').default('file:./data/folio.db'),
+  DATABASE_URL: z
+    .string()
+    .default('file:./data/folio.db')
+    .transform((value, ctx) => {
+      const location = parseDatabaseUrl(value);
+      if (typeof location === 'string') ctx.addIssue({ code: 'custom', message: location });
+      return location as DatabaseLocation;
+    }),
   DATABASE_POOL_SIZE: integer(1, 1000).default(10),
   MEDIA_DIR: z.string().min(1, 'must not be empty').default('./data/media'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
@@ -92,19 +103,23 @@ const rawSchema = z.object({
   BODY_LIMIT: byteSize.default(10 * 1024 * 1024),
 });
 
-function parseDatabaseUrl(value: string, poolSize: number): DatabaseConfig | string {
+type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The database a DATABASE_URL names, or what is wrong with it. */
+function parseDatabaseUrl(value: string): DatabaseLocation | string {
   if (/^postgres(ql)?:\/\//.test(value)) {
     try {
       new URL(value);
     } catch {
       return 'is not a valid postgres:// URL';
     }
-    return { kind: 'postgres', url: value, poolSize };
+    return { kind: 'postgres', url: value };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !value.startsWith('file:')) {
     return 'must be a postgres:// URL, a file: URL or a path to an SQLite file';
   }
   const filePath = value.replace(/^file:(\/\/)?/, '').replace(/^sqlite:/, '');
+  if (filePath === '') return 'names no SQLite file';
   if (filePath === ':memory:') return { kind: 'sqlite', path: filePath };
   return { kind: 'sqlite', path: path.resolve(filePath) };
 }
@@ -126,8 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     );
   }
   const raw = parsed.data;
-  const database = parseDatabaseUrl(raw.DATABASE_URL, raw.DATABASE_POOL_SIZE);
-  if (typeof database === 'string') throw new ConfigError([`DATABASE_URL ${database} (got ${JSON.stringify(raw.DATABASE_URL)})`]);
+  const database: DatabaseConfig = raw.DATABASE_URL.kind === 'postgres' ? { ...raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } : raw.DATABASE_URL;
   return {
     port: raw.PORT,
     host: raw.HOST,

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { scopes } from '../core/roles.ts';
 import { UserSchema } from '../users/schemas.ts';
 
-export const ScopeSchema = z.enum(scopes);
+export const ScopeSchema = z.enum(scopes, {
+  error: (issue) => `Unknown scope ${JSON.stringify(issue.input)}: use ${scopes.join(', ')}`,
+});
 
 export const ScopeListSchema = z
   .array(ScopeSchema)

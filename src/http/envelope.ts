@@ -8,9 +8,6 @@ export function success(c: HonoContext, data: unknown, status: ContentfulStatusC
 }
 
 export function failure(c: HonoContext, error: AppError): Response {
-  if (error.code === 'RATE_LIMITED' && typeof error.details.retryAfter === 'number') {
-    c.header('Retry-After', String(error.details.retryAfter));
-  }
   return c.json(
     { success: false, error: { code: error.code, message: error.message, details: error.details } },
     error.status as ContentfulStatusCode,

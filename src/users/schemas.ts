@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../core/pagination.ts';
 import { roleValues } from '../core/roles.ts';
 
-export const RoleSchema = z
-  .union(roleValues.map((role) => z.literal(role)) as unknown as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]])
-  .describe('10 Subscriber, 20 Contributor, 30 Author, 40 Editor, 50 Admin');
+export const RoleSchema = z.literal(roleValues).describe('10 Subscriber, 20 Contributor, 30 Author, 40 Editor, 50 Admin');
 
 export const EmailSchema = z
   .email()

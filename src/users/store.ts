@@ -62,8 +62,3 @@ export async function lockActiveAdminIds(db: Db): Promise<string[]> {
   ).execute();
   return rows.map((row) => row.id);
 }
-
-export async function countUsers(db: Db): Promise<number> {
-  const row = await db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
-}

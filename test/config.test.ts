@@ -1,0 +1,240 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+/** Runs loadConfig expecting a ConfigError, returning it for further checks. */
+function configError(env: Record<string, string>, flags: Record<string, string> = {}): ConfigError {
+  try {
+    loadConfig(env, flags);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify({ env, flags })}`);
+}
+
+describe('loadConfig defaults', () => {
+  it('gives every setting its documented default from an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: undefined,
+      database: { kind: 'sqlite', path: path.resolve('data/folio.db') },
+      mediaDir: path.resolve('data/media'),
+      logLevel: 'info',
+      corsOrigins: [],
+      bodyLimit: 10 * 1024 * 1024,
+    });
+  });
+
+  it('resolves the default SQLite file to an absolute path', () => {
+    const config = loadConfig({});
+    expect(config.database.kind).toBe('sqlite');
+    if (config.database.kind === 'sqlite') expect(path.isAbsolute(config.database.path)).toBe(true);
+    expect(path.isAbsolute(config.mediaDir)).toBe(true);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', BODY_LIMIT: '', DATABASE_URL: '', CORS_ORIGINS: '' })).toEqual(loadConfig({}));
+  });
+
+  it('ignores unrelated environment variables', () => {
+    expect(loadConfig({ HOME: '/root', NODE_ENV: 'production', FOLIO_SOMETHING: 'x' })).toEqual(loadConfig({}));
+  });
+});
+
+describe('loadConfig values', () => {
+  it('reads every variable from the environment', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://cms.example/',
+      DATABASE_URL: 'postgres://folio:secret@db.example:5432/folio',
+      DATABASE_POOL_SIZE: '25',
+      MEDIA_DIR: '/var/lib/folio/media',
+      LOG_LEVEL: 'debug',
+      CORS_ORIGINS: 'https://site.example, http://localhost:5173',
+      BODY_LIMIT: '2mb',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      publicUrl: 'https://cms.example',
+      database: { kind: 'postgres', url: 'postgres://folio:secret@db.example:5432/folio', poolSize: 25 },
+      mediaDir: '/var/lib/folio/media',
+      logLevel: 'debug',
+      corsOrigins: ['https://site.example', 'http://localhost:5173'],
+      bodyLimit: 2 * 1024 * 1024,
+    });
+  });
+
+  it('accepts port 0 (any free port) and the port range ends', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it.each([
+    ['10485760', 10485760],
+    ['2048', 2048],
+    ['2kb', 2048],
+    ['10mb', 10 * 1024 * 1024],
+    ['10MB', 10 * 1024 * 1024],
+    ['1gb', 1024 ** 3],
+  ])('reads BODY_LIMIT=%s as %i bytes', (value, bytes) => {
+    expect(loadConfig({ BODY_LIMIT: value }).bodyLimit).toBe(bytes);
+  });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+    expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it('keeps an origin with a port and normalises a trailing slash away', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
+    // An origin is compared with the browser's Origin header, which never ends in a slash.
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example/' }).corsOrigins).toEqual(['https://a.example']);
+  });
+});
+
+describe('DATABASE_URL forms', () => {
+  it.each([
+    ['file:/tmp/folio/site.db', '/tmp/folio/site.db'],
+    ['file:///tmp/folio/site.db', '/tmp/folio/site.db'],
+    ['file:./data/site.db', path.resolve('data/site.db')],
+    ['/tmp/folio/site.db', '/tmp/folio/site.db'],
+    ['data/site.db', path.resolve('data/site.db')],
+    ['./site.db', path.resolve('site.db')],
+  ])('reads %s as the SQLite file %s', (url, file) => {
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', path: file });
+  });
+
+  it('keeps :memory: as an in-memory SQLite database', () => {
+    expect(loadConfig({ DATABASE_URL: ':memory:' }).database).toEqual({ kind: 'sqlite', path: ':memory:' });
+    expect(loadConfig({ DATABASE_URL: 'file::memory:' }).database).toEqual({ kind: 'sqlite', path: ':memory:' });
+  });
+
+  it.each(['postgres://folio@127.0.0.1:5432/folio', 'postgresql://folio:pw@db.example/folio?sslmode=require'])(
+    'reads %s as PostgreSQL with the default pool size',
+    (url) => {
+      expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url, poolSize: 10 });
+    },
+  );
+
+  it('applies DATABASE_POOL_SIZE to PostgreSQL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/folio', DATABASE_POOL_SIZE: '3' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://db.example/folio',
+      poolSize: 3,
+    });
+  });
+
+  it.each(['mysql://x', 'mysql://root@localhost/folio', 'https://db.example/folio'])('refuses %s naming DATABASE_URL', (url) => {
+    const error = configError({ DATABASE_URL: url });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^DATABASE_URL\b/);
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).toContain(url);
+  });
+});
+
+describe('flags override the environment', () => {
+  it('prefers every flag over its variable', () => {
+    const env = {
+      PORT: '4000',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://env.example',
+      DATABASE_URL: 'postgres://env.example/folio',
+      DATABASE_POOL_SIZE: '4',
+      MEDIA_DIR: '/env/media',
+      LOG_LEVEL: 'debug',
+      CORS_ORIGINS: 'https://env.example',
+      BODY_LIMIT: '1mb',
+    };
+    const flags = {
+      port: '5000',
+      host: '::1',
+      publicUrl: 'http://flag.example:8080',
+      databaseUrl: 'postgresql://flag.example/folio',
+      databasePoolSize: '7',
+      mediaDir: '/flag/media',
+      logLevel: 'warn',
+      corsOrigins: 'https://flag.example',
+      bodyLimit: '64kb',
+    };
+    expect(loadConfig(env, flags)).toEqual({
+      port: 5000,
+      host: '::1',
+      publicUrl: 'http://flag.example:8080',
+      database: { kind: 'postgres', url: 'postgresql://flag.example/folio', poolSize: 7 },
+      mediaDir: '/flag/media',
+      logLevel: 'warn',
+      corsOrigins: ['https://flag.example'],
+      bodyLimit: 64 * 1024,
+    });
+  });
+
+  it('falls back to the environment for flags not given', () => {
+    const config = loadConfig({ PORT: '4000', LOG_LEVEL: 'error' }, { port: '5000' });
+    expect(config.port).toBe(5000);
+    expect(config.logLevel).toBe('error');
+  });
+
+  it('lets a flag turn a SQLite environment into PostgreSQL', () => {
+    const config = loadConfig({ DATABASE_URL: 'file:/tmp/env.db' }, { databaseUrl: 'postgres://flag.example/folio' });
+    expect(config.database.kind).toBe('postgres');
+  });
+
+  it('validates a flag value, naming the variable and its flag', () => {
+    const error = configError({ PORT: '4000' }, { port: 'abc' });
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('--port');
+    expect(error.message).toContain('"abc"');
+  });
+});
+
+describe('invalid values', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['PUBLIC_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['CORS_ORIGINS', 'https://a.example/path'],
+    ['CORS_ORIGINS', 'https://a.example,a.example'],
+    ['CORS_ORIGINS', 'ftp://a.example'],
+    ['BODY_LIMIT', 'lots'],
+    ['BODY_LIMIT', '10tb'],
+    ['BODY_LIMIT', '10'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'many'],
+  ])('refuses %s=%s with a ConfigError naming the variable', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]!.startsWith(variable)).toBe(true);
+    expect(error.message).toContain(variable);
+    expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('explains what was wrong', () => {
+    expect(configError({ PORT: '70000' }).message).toMatch(/PORT.*at most 65535/);
+    expect(configError({ DATABASE_POOL_SIZE: '0' }).message).toMatch(/DATABASE_POOL_SIZE.*at least 1/);
+    expect(configError({ LOG_LEVEL: 'loud' }).message).toMatch(/LOG_LEVEL.*fatal, error, warn, info, debug, trace, silent/);
+    expect(configError({ PUBLIC_URL: 'ftp://x' }).message).toMatch(/PUBLIC_URL.*http\(s\)/);
+  });
+
+  it('lists several problems at once', () => {
+    const error = configError({ PORT: 'abc', PUBLIC_URL: 'ftp://x', LOG_LEVEL: 'loud', BODY_LIMIT: 'lots', DATABASE_POOL_SIZE: '0' });
+    const named = error.problems.map((problem) => problem.split(' ')[0]);
+    expect(named.sort()).toEqual(['BODY_LIMIT', 'DATABASE_POOL_SIZE', 'LOG_LEVEL', 'PORT', 'PUBLIC_URL']);
+    for (const variable of named) expect(error.message).toContain(variable);
+  });
+
+  it('lists a bad DATABASE_URL together with the other problems', () => {
+    const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x' });
+    const named = error.problems.map((problem) => problem.split(' ')[0]);
+    expect(named.sort()).toEqual(['DATABASE_URL', 'PORT']);
+  });
+});
