@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import { authenticateBearer } from './auth/authenticate.ts';
@@ -15,6 +13,8 @@ import { AppError } from './core/errors.ts';
 import type { Db } from './db/connection.ts';
 import { mountDocs } from './http/docs.ts';
 import { failure } from './http/envelope.ts';
+import { apiHeaders, securityHeaders } from './http/headers.ts';
+import { requestContext, requestHeader } from './http/request-context.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { mountRoute, type AnyRoute } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
@@ -39,29 +39,17 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
-  app.use('*', requestId({ limitLength: 128 }));
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    const requestLog = log.child({ requestId: c.get('requestId') });
-    c.set('log', requestLog);
-    await next();
-    requestLog.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
-  });
-  app.use('*', secureHeaders());
+  const https = config.publicUrl?.startsWith('https:') ?? false;
+  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/` }));
   if (config.corsOrigins.length > 0) {
     app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders: ['Retry-After', 'X-Request-Id'] }));
   }
-  app.use(api, async (c, next) => {
-    await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'private, no-store');
+  const limitBody = bodyLimit({
+    maxSize: config.bodyLimit,
+    onError: (c) => failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit })),
   });
-  app.use(
-    api,
-    bodyLimit({
-      maxSize: config.bodyLimit,
-      onError: (c) => failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit })),
-    }),
-  );
+  // GET and HEAD carry no body; skipping them keeps the request object lazy (cheaper).
+  app.use(api, (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use(api, methodNotAllowed({
     app,
     onMethodNotAllowed: (c, methods) => {
@@ -74,7 +62,7 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
     let authenticated: Promise<Context> | undefined;
     c.set('resolveContext', (authenticate) =>
       authenticate
-        ? (authenticated ??= authenticateBearer(db, clock, c.req.header('authorization')).then((principal) => ({ ...base, principal })))
+        ? (authenticated ??= authenticateBearer(db, clock, requestHeader(c, 'authorization')).then((principal) => ({ ...base, principal })))
         : Promise.resolve({ ...base, principal: null }),
     );
     await next();

@@ -73,7 +73,7 @@ describe('HTTP plumbing', () => {
     const response = await t.request('GET', '/_cms/api/settings', { token: t.adminToken, headers: { 'x-request-id': 'trace-123' } });
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-request-id')).toBe('trace-123');
     const generated = await t.request('GET', '/_cms/api/health');
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
+import { ReadCache } from '../db/read-cache.ts';
 import type { ApiTokensTable } from '../db/types.ts';
 import { isScope, type Scope } from '../core/roles.ts';
 import type { Token } from './schemas.ts';
@@ -27,8 +28,15 @@ export async function insertToken(db: Db, row: TokenRow): Promise<void> {
   await db.kysely.insertInto('api_tokens').values(row).execute();
 }
 
-/** The token with its user, in one query: the whole cost of authenticating a request. */
-export async function findTokenWithUser(db: Db, tokenHash: string) {
+type TokenWithUser = NonNullable<Awaited<ReturnType<typeof queryTokenWithUser>>>;
+const tokenCache = new ReadCache<TokenWithUser>(10_000);
+
+/** The token with its user: the whole cost of authenticating a request, usually served from memory. */
+export async function findTokenWithUser(db: Db, tokenHash: string): Promise<TokenWithUser | undefined> {
+  return tokenCache.get(db, tokenHash, () => queryTokenWithUser(db, tokenHash));
+}
+
+async function queryTokenWithUser(db: Db, tokenHash: string) {
   const rows = await runCompiled(
     db,
     'auth.findTokenWithUser',

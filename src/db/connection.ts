@@ -12,6 +12,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * A value that changes whenever a write, by this process or any other, may have changed what a read
+   * returns; undefined where the engine has no cheap way to tell (then nothing is cached). See read-cache.ts.
+   */
+  changeStamp?: () => string;
   close(): Promise<void>;
 }
 
@@ -40,27 +45,53 @@ function openSqlite(filePath: string): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const statements = withStatementCache(database);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // data_version moves when another connection (another process, the CLI) commits; this connection's
+  // own writes are counted as they run.
+  const dataVersion = database.prepare('pragma data_version').pluck();
+  const changeStamp = () => `${dataVersion.get() as number}:${statements.writes()}`;
+  return { kysely, dialect: 'sqlite', changeStamp, close: () => kysely.destroy() };
 }
 
 const statementCacheSize = 500;
 
+interface CachedStatement {
+  statement: SqliteDatabase.Statement;
+  reader: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): SqliteDatabase.RunResult;
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
 /**
- * Kysely prepares every statement anew, which costs more than running it. The SQL text is the key;
- * a statement still being iterated (a streamed query) is never handed out twice.
+ * Kysely prepares every statement anew, which costs more than running it: statements are kept by
+ * their SQL text (one still being iterated by a streamed query is never handed out twice). Every
+ * statement that is not a read is counted, for the change stamp.
  */
 function withStatementCache(database: SqliteDatabase.Database) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  const cache = new Map<string, CachedStatement>();
+  let writes = 0;
+  const wrap = (statement: SqliteDatabase.Statement): CachedStatement => ({
+    statement,
+    reader: statement.reader,
+    all: (parameters) => statement.all(...parameters),
+    run: (parameters) => {
+      writes += 1;
+      return statement.run(...parameters);
+    },
+    iterate: (parameters) => statement.iterate(...parameters),
+  });
   return {
+    writes: () => writes,
     close: () => database.close(),
-    prepare(text: string) {
+    prepare(text: string): CachedStatement {
       const cached = cache.get(text);
-      if (cached && !cached.busy) return cached;
-      const statement = database.prepare(text);
+      if (cached && !cached.statement.busy) return cached;
+      const wrapped = wrap(database.prepare(text));
       if (cache.size >= statementCacheSize) cache.delete(cache.keys().next().value!);
-      cache.set(text, statement);
-      return statement;
+      cache.set(text, wrapped);
+      return wrapped;
     },
   };
 }

@@ -1,8 +1,13 @@
 import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
+import { ReadCache } from '../db/read-cache.ts';
 
-export async function readSettingRows(db: Db): Promise<{ key: string; value: string }[]> {
-  return runCompiled(db, 'settings.read', (kysely) => kysely.selectFrom('settings').select(['key', 'value']), []);
+type SettingRow = { key: string; value: string };
+const settingsCache = new ReadCache<readonly SettingRow[]>(1);
+
+/** Every stored setting; read on most requests, so usually served from memory. */
+export async function readSettingRows(db: Db): Promise<readonly SettingRow[]> {
+  return (await settingsCache.get(db, 'all', () => runCompiled(db, 'settings.read', (kysely) => kysely.selectFrom('settings').select(['key', 'value']), [])))!;
 }
 
 export async function writeSetting(db: Db, key: string, value: string, at: string): Promise<void> {

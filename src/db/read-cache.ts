@@ -1,0 +1,37 @@
+import type { Db } from './connection.ts';
+
+interface Entry<V> {
+  stamp: string;
+  value: V;
+}
+
+/**
+ * Remembers the result of a hot read for as long as the database cannot have changed under it: an
+ * entry is used only while the database's change stamp is the one seen before the read was made. So
+ * a token revoked or a user disabled by any process, the CLI included, is seen on the next request.
+ * Where the engine has no change stamp (PostgreSQL), or inside a transaction, every call reads.
+ * An undefined result (nothing found) is never remembered, so lookups of unknown keys cannot fill it.
+ */
+export class ReadCache<V> {
+  private readonly byDatabase = new WeakMap<object, Map<string, Entry<V>>>();
+  private readonly maxEntries: number;
+
+  constructor(maxEntries: number) {
+    this.maxEntries = maxEntries;
+  }
+
+  async get(db: Db, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    if (!db.changeStamp || db.kysely.isTransaction) return load();
+    const stamp = db.changeStamp();
+    let entries = this.byDatabase.get(db.kysely);
+    if (!entries) this.byDatabase.set(db.kysely, (entries = new Map()));
+    const entry = entries.get(key);
+    if (entry?.stamp === stamp) return entry.value;
+    const value = await load();
+    if (value === undefined) return value;
+    if (entries.size >= this.maxEntries) entries.delete(entries.keys().next().value!);
+    // Stamped with what was current before the read: a write during the read makes it stale at once.
+    entries.set(key, { stamp, value });
+    return value;
+  }
+}

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/db/connection.ts';
+import { createTestApp, expectError, type TestApp } from './support/harness.ts';
+
+// Hot reads (a token's owner, the settings) may be served from memory. Whatever another process
+// writes to the database (another server, the CLI) must still be seen on the very next request.
+describe('reads served from memory stay exact', () => {
+  let t: TestApp;
+  let otherProcess: Db;
+  beforeAll(async () => {
+    t = await createTestApp();
+    otherProcess = await openDatabase(t.config.database);
+  });
+  afterAll(async () => {
+    await otherProcess.close();
+    await t.close();
+  });
+
+  // A token's first use records its last use (a write of this process); the second round of requests
+  // is the one whose answer can stay in memory.
+  async function useTwice(path: string, tokens: string[], status: number) {
+    for (let round = 0; round < 2; round += 1) {
+      for (const token of tokens) expect((await t.request('GET', path, { token })).status).toBe(status);
+    }
+  }
+
+  it('sees a settings change written by another connection', async () => {
+    const first = await t.request('GET', '/_cms/api/settings', { token: t.adminToken });
+    expect(first.body.data.siteTitle).toBe('Folio');
+    await otherProcess.kysely.insertInto('settings').values({ key: 'siteTitle', value: '"Elsewhere"', updated_at: new Date().toISOString() }).execute();
+    const second = await t.request('GET', '/_cms/api/settings', { token: t.adminToken });
+    expect(second.body.data.siteTitle).toBe('Elsewhere');
+  });
+
+  it('refuses a token on the next request after another connection disables its user or revokes it', async () => {
+    const disabled = await t.userWithToken(20, ['content:read']);
+    const revoked = await t.userWithToken(20, ['content:read']);
+    await useTwice('/_cms/api/auth/me', [disabled.token, revoked.token], 200);
+    await otherProcess.kysely.updateTable('users').set({ disabled: 1 }).where('id', '=', disabled.user.id).execute();
+    await otherProcess.kysely.deleteFrom('api_tokens').where('user_id', '=', revoked.user.id).execute();
+    for (const { token } of [disabled, revoked]) expectError(await t.request('GET', '/_cms/api/auth/me', { token }), 401, 'UNAUTHORIZED');
+  });
+
+  it('applies a role change made by another connection at once', async () => {
+    const { user, token } = await t.userWithToken(50, ['admin']);
+    await useTwice('/_cms/api/admin/users', [token], 200);
+    await otherProcess.kysely.updateTable('users').set({ role: 40 }).where('id', '=', user.id).execute();
+    expectError(await t.request('GET', '/_cms/api/admin/users', { token }), 403, 'FORBIDDEN');
+  });
+});
