@@ -52,17 +52,18 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
   app.use(api, (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use(api, methodNotAllowed({
     app,
-    onMethodNotAllowed: (c, methods) => {
-      c.header('Allow', methods.join(', '));
-      return failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${methods.join(', ')}`, { allowed: methods }));
-    },
+    onMethodNotAllowed: (c, methods) =>
+      failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${methods.join(', ')}`, { allowed: methods }), {
+        allow: methods.join(', '),
+      }),
   }));
   app.use(api, async (c, next) => {
-    const base = { db, clock, config, log: c.get('log') };
+    const requestDb = db.forRequest();
+    const base = { db: requestDb, clock, config, log: c.get('log') };
     let authenticated: Promise<Context> | undefined;
     c.set('resolveContext', (authenticate) =>
       authenticate
-        ? (authenticated ??= authenticateBearer(db, clock, requestHeader(c, 'authorization')).then((principal) => ({ ...base, principal })))
+        ? (authenticated ??= authenticateBearer(requestDb, clock, requestHeader(c, 'authorization')).then((principal) => ({ ...base, principal })))
         : Promise.resolve({ ...base, principal: null }),
     );
     await next();

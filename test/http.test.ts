@@ -69,6 +69,16 @@ describe('HTTP plumbing', () => {
     expect(error.details.issues).toEqual([{ path: 'force', message: 'Unknown key' }]);
   });
 
+  it('sets the same fixed headers on responses made outside the envelope', async () => {
+    for (const path of ['/_cms/api/openapi.json', '/_cms/api/docs', '/elsewhere']) {
+      const response = await t.request('GET', path);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect((await t.request('GET', '/_cms/api/docs/swagger-ui.css')).headers.get('cache-control')).toBe('public, max-age=86400');
+    expect((await t.request('GET', '/_cms/api/openapi.json')).headers.get('cache-control')).toBe('private, no-store');
+  });
+
   it('sets security, caching and request-id headers', async () => {
     const response = await t.request('GET', '/_cms/api/settings', { token: t.adminToken, headers: { 'x-request-id': 'trace-123' } });
     expect(response.headers.get('cache-control')).toBe('private, no-store');
@@ -99,6 +109,13 @@ describe('CORS from configuration', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://site.example');
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('marks a simple request from an allowed origin', async () => {
+    const response = await t.request('GET', '/_cms/api/health', { headers: { origin: 'http://localhost:5173' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('does not allow other origins', async () => {

@@ -17,6 +17,11 @@ export interface Db {
    * returns; undefined where the engine has no cheap way to tell (then nothing is cached). See read-cache.ts.
    */
   changeStamp?: () => string;
+  /**
+   * The same database as one request sees it: other processes' changes are looked for once, at the
+   * request's first cached read (they take effect from the next request); its own writes at once.
+   */
+  forRequest(): Db;
   close(): Promise<void>;
 }
 
@@ -50,8 +55,18 @@ function openSqlite(filePath: string): Db {
   // data_version moves when another connection (another process, the CLI) commits; this connection's
   // own writes are counted as they run.
   const dataVersion = database.prepare('pragma data_version').pluck();
-  const changeStamp = () => `${dataVersion.get() as number}:${statements.writes()}`;
-  return { kysely, dialect: 'sqlite', changeStamp, close: () => kysely.destroy() };
+  const stampReader = (readVersion: () => number) => () => `${readVersion()}:${statements.writes()}`;
+  const db: Db = {
+    kysely,
+    dialect: 'sqlite',
+    changeStamp: stampReader(() => dataVersion.get() as number),
+    forRequest() {
+      let version: number | undefined;
+      return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get() as number)) };
+    },
+    close: () => kysely.destroy(),
+  };
+  return db;
 }
 
 const statementCacheSize = 500;
@@ -107,7 +122,8 @@ function openPostgres(url: string, poolSize: number): Db {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const db: Db = { kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
+  return db;
 }
 
 function describe(config: DatabaseConfig): string {

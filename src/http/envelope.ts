@@ -1,15 +1,22 @@
 import type { Context as HonoContext } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppError } from '../core/errors.ts';
+import type { AppEnv } from './types.ts';
 
 /** The spec's envelope, built only here: `{success:true,data}` or `{success:false,error:{code,message,details}}`. */
-export function success(c: HonoContext, data: unknown, status: ContentfulStatusCode = 200): Response {
-  return c.json({ success: true, data }, status);
+export function success(c: HonoContext<AppEnv>, data: unknown, status: ContentfulStatusCode = 200): Response {
+  return envelopeResponse(c, { success: true, data }, status);
 }
 
-export function failure(c: HonoContext, error: AppError): Response {
-  return c.json(
-    { success: false, error: { code: error.code, message: error.message, details: error.details } },
-    error.status as ContentfulStatusCode,
-  );
+export function failure(c: HonoContext<AppEnv>, error: AppError, headers: Record<string, string> = {}): Response {
+  return envelopeResponse(c, { success: false, error: { code: error.code, message: error.message, details: error.details } }, error.status, headers);
+}
+
+/** A plain-object header map keeps @hono/node-server on its fast path (see request-context.ts). */
+function envelopeResponse(c: HonoContext<AppEnv>, body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  c.set('responseHeadersApplied', true);
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...c.get('responseHeaders'), ...headers, 'content-type': 'application/json' },
+  });
 }

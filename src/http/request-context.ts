@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import type { HeaderList } from './headers.ts';
+import type { HeaderMap } from './headers.ts';
 import type { AppEnv } from './types.ts';
 
 /**
@@ -20,15 +20,19 @@ const acceptableRequestId = /^[\w\-=.:]{1,128}$/;
 export interface RequestContextOptions {
   log: Logger;
   /** Headers for every response, and for responses under `apiPrefix`. */
-  headers: HeaderList;
-  apiHeaders: HeaderList;
+  headers: HeaderMap;
+  apiHeaders: HeaderMap;
   apiPrefix: string;
 }
 
 /**
- * Gives each request an id (the caller's `X-Request-Id` when it is sane, else a new UUID), sets the
- * fixed response headers, and writes one structured log line when the response is ready. One
- * middleware rather than several: each layer costs an async hop on every request.
+ * Gives each request an id (the caller's `X-Request-Id` when it is sane, else a new UUID), decides the
+ * fixed response headers, and writes one structured log line when the response is ready.
+ *
+ * The headers go out as a plain object: the envelope builds its responses with it directly
+ * (http/envelope.ts), because any `c.header()` call makes Hono build a WHATWG Headers object per
+ * response, which costs more than the rest of a small request. Responses made otherwise (the docs
+ * page, openapi.json) get the same headers added here afterwards.
  */
 export function requestContext({ log, headers, apiHeaders, apiPrefix }: RequestContextOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -36,12 +40,14 @@ export function requestContext({ log, headers, apiHeaders, apiPrefix }: RequestC
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && acceptableRequestId.test(given) ? given : crypto.randomUUID();
     c.set('requestId', requestId);
-    c.header('X-Request-Id', requestId);
-    for (const [name, value] of headers) c.header(name, value);
-    if (c.req.path.startsWith(apiPrefix)) for (const [name, value] of apiHeaders) c.header(name, value);
+    const responseHeaders = { 'x-request-id': requestId, ...headers, ...(c.req.path.startsWith(apiPrefix) ? apiHeaders : {}) };
+    c.set('responseHeaders', responseHeaders);
     const requestLog = log.child({ requestId });
     c.set('log', requestLog);
     await next();
+    if (!c.get('responseHeadersApplied')) {
+      for (const [name, value] of Object.entries(responseHeaders)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    }
     requestLog.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   };
 }
