@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectError, type ApiResponse, type TestApp } from './support/harness.ts';
+import { createTestApp, expectError, expectSuccess, issuePaths, type ApiResponse, type TestApp } from './support/harness.ts';
 
 const settingsPath = '/_cms/api/settings';
 
@@ -16,23 +16,7 @@ const defaults = {
 
 type Settings = typeof defaults;
 
-function ok(response: ApiResponse): Settings {
-  if (response.status !== 200 || response.body?.success !== true) {
-    throw new Error(`expected 200 success, got ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return response.body.data;
-}
-
-/** The paths named by a 400's issues. */
-function issuePaths(response: ApiResponse): string[] {
-  const error = expectError(response, 400, 'VALIDATION_ERROR');
-  expect(Array.isArray(error.details.issues)).toBe(true);
-  for (const issue of error.details.issues) {
-    expect(typeof issue.path).toBe('string');
-    expect(typeof issue.message).toBe('string');
-  }
-  return error.details.issues.map((issue: { path: string }) => issue.path);
-}
+const ok = expectSuccess as (response: ApiResponse) => Settings;
 
 describe('reading settings', () => {
   let t: TestApp;

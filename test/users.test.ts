@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectError, type ApiResponse, type TestApp } from './support/harness.ts';
+import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 
 const users = '/_cms/api/admin/users';
 const unknownId = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
@@ -14,23 +14,7 @@ interface UserItem {
   updatedAt: string;
 }
 
-function ok(response: ApiResponse) {
-  if (response.status !== 200 || response.body?.success !== true) {
-    throw new Error(`expected 200 success, got ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return response.body.data;
-}
-
-/** The paths named by a 400's issues. */
-function issuePaths(response: ApiResponse): string[] {
-  const error = expectError(response, 400, 'VALIDATION_ERROR');
-  expect(Array.isArray(error.details.issues)).toBe(true);
-  for (const issue of error.details.issues) {
-    expect(typeof issue.path).toBe('string');
-    expect(typeof issue.message).toBe('string');
-  }
-  return error.details.issues.map((issue: { path: string }) => issue.path);
-}
+const ok = expectSuccess;
 
 /** Every page of a list, following nextCursor until it is absent. */
 async function allPages(t: TestApp, query: string): Promise<{ pages: UserItem[][]; ids: string[] }> {

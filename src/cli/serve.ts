@@ -19,13 +19,17 @@ export function registerServeCommand(program: Command): void {
       const config = loadConfig(process.env, options);
       const log = createLogger(config.logLevel);
       const server = await startServer(config, log);
+      // After a clean close nothing holds the event loop, so the process ends by itself once the
+      // logger's pending writes are out: process.exit() here would let the last lines come out of order.
       const stop = (signal: string) => {
         log.info({ signal }, 'shutting down');
         server.close().then(
-          () => process.exit(0),
+          () => {
+            process.exitCode = 0;
+          },
           (error: unknown) => {
             log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
+            log.flush(() => process.exit(1));
           },
         );
       };

@@ -116,3 +116,21 @@ export function expectError(response: ApiResponse, status: number, code: string)
   }
   return response.body.error as { code: string; message: string; details: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
+
+/** Asserts a 200 success envelope and returns its data. */
+export function expectSuccess(response: ApiResponse) {
+  if (response.status !== 200 || response.body?.success !== true) {
+    throw new Error(`expected 200 success, got ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body.data;
+}
+
+/** Asserts a 400 VALIDATION_ERROR and returns the paths its issues name. */
+export function issuePaths(response: ApiResponse): string[] {
+  const error = expectError(response, 400, 'VALIDATION_ERROR');
+  if (!Array.isArray(error.details.issues)) throw new Error(`details.issues missing: ${JSON.stringify(response.body)}`);
+  for (const issue of error.details.issues) {
+    if (typeof issue.path !== 'string' || typeof issue.message !== 'string') throw new Error(`malformed issue: ${JSON.stringify(issue)}`);
+  }
+  return error.details.issues.map((issue: { path: string }) => issue.path);
+}
