@@ -193,6 +193,7 @@ describe('updating settings: values', () => {
     ['locales', ['en', 'en_US']],
     ['locales', ['en', '']],
     ['locales', ['en', 3]],
+    ['locales', ['en', 'en']],
     ['publicRead', 'true'],
     ['publicRead', 1],
     ['publicRead', 'yes'],

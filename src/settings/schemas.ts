@@ -27,7 +27,11 @@ export const settingSchemas = {
   siteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL' }).max(2048)]),
   timezone: z.string().max(64).refine(isTimeZone, 'Must be an IANA time zone such as Europe/Paris'),
   defaultLocale: LocaleSchema,
-  locales: z.array(LocaleSchema).min(1).max(100),
+  locales: z
+    .array(LocaleSchema)
+    .min(1)
+    .max(100)
+    .refine((list) => new Set(list).size === list.length, 'Must not list a locale twice'),
   publicRead: z.boolean(),
 };
 
