@@ -23,7 +23,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     throw error;
   }
   const app = createApp({ config, db, log });
-  const server = await listen(app.fetch, config);
+  let server: ServerType;
+  try {
+    server = await listen(app.fetch, config);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind }, 'folio listening');

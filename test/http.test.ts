@@ -89,6 +89,22 @@ describe('HTTP plumbing', () => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('refuses the NUL character anywhere in the input with 400, never 500', async () => {
+    const cases: [string, string, unknown][] = [
+      ['PATCH', `/_cms/api/admin/users/${t.admin.id}`, { name: 'a\u0000b' }],
+      ['GET', '/_cms/api/admin/users?search=a%00', undefined],
+      ['GET', '/_cms/api/admin/users/a%00', undefined],
+    ];
+    for (const [method, path, body] of cases) {
+      const error = expectError(await t.request(method, path, { token: t.adminToken, body }), 400, 'VALIDATION_ERROR');
+      expect(error.details.issues[0].message).toMatch(/NUL/);
+    }
+  });
+
+  it('accepts several spaces after Bearer', async () => {
+    expect((await t.request('GET', '/_cms/api/auth/me', { headers: { authorization: `Bearer   ${t.adminToken}` } })).status).toBe(200);
+  });
+
   it('sends no CORS headers when no origin is configured', async () => {
     const response = await t.request('GET', '/_cms/api/health', { headers: { origin: 'https://evil.example' } });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();

@@ -41,6 +41,13 @@ describe('reads served from memory stay exact', () => {
     for (const { token } of [disabled, revoked]) expectError(await t.request('GET', '/_cms/api/auth/me', { token }), 401, 'UNAUTHORIZED');
   });
 
+  it('sees a revoke made in this process with a RETURNING statement', async () => {
+    const { user, token } = await t.userWithToken(20, ['content:read']);
+    await useTwice('/_cms/api/auth/me', [token], 200);
+    await t.db.kysely.deleteFrom('api_tokens').where('user_id', '=', user.id).returning('id').execute();
+    expectError(await t.request('GET', '/_cms/api/auth/me', { token }), 401, 'UNAUTHORIZED');
+  });
+
   it('applies a role change made by another connection at once', async () => {
     const { user, token } = await t.userWithToken(50, ['admin']);
     await useTwice('/_cms/api/admin/users', [token], 200);

@@ -15,7 +15,7 @@ const lastUsedPrecisionMs = 60_000;
  */
 export async function authenticateBearer(db: Db, clock: Clock, header: string | undefined): Promise<UserPrincipal | null> {
   if (header === undefined) return null;
-  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header.trim());
+  const match = /^Bearer +([\x21-\x7e]{1,512})$/i.exec(header.trim());
   if (!match) throw unauthorized();
   const row = await findTokenWithUser(db, hashSecret(match[1]!));
   const now = clock.now();

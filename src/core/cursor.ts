@@ -14,7 +14,7 @@ export function decodeCursor(cursor: string, arity: number): (string | number | 
     if (
       Array.isArray(values) &&
       values.length === arity &&
-      values.every((value) => value === null || typeof value === 'string' || typeof value === 'number')
+      values.every((value) => value === null || (typeof value === 'string' && !value.includes('\0')) || typeof value === 'number')
     ) {
       return values as (string | number | null)[];
     }

@@ -82,21 +82,25 @@ interface CachedStatement {
 /**
  * Kysely prepares every statement anew, which costs more than running it: statements are kept by
  * their SQL text (one still being iterated by a streamed query is never handed out twice). Every
- * statement that is not a read is counted, for the change stamp.
+ * statement that writes is counted, for the change stamp.
  */
 function withStatementCache(database: SqliteDatabase.Database) {
   const cache = new Map<string, CachedStatement>();
   let writes = 0;
-  const wrap = (statement: SqliteDatabase.Statement): CachedStatement => ({
-    statement,
-    reader: statement.reader,
-    all: (parameters) => statement.all(...parameters),
-    run: (parameters) => {
-      writes += 1;
-      return statement.run(...parameters);
-    },
-    iterate: (parameters) => statement.iterate(...parameters),
-  });
+  // A writing statement may run through all() too (INSERT … RETURNING), so each path counts it.
+  const wrap = (statement: SqliteDatabase.Statement): CachedStatement => {
+    const counted = <T>(run: () => T): T => {
+      if (!statement.readonly) writes += 1;
+      return run();
+    };
+    return {
+      statement,
+      reader: statement.reader,
+      all: (parameters) => counted(() => statement.all(...parameters)),
+      run: (parameters) => counted(() => statement.run(...parameters)),
+      iterate: (parameters) => counted(() => statement.iterate(...parameters)),
+    };
+  };
   return {
     writes: () => writes,
     close: () => database.close(),
