@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -18,6 +18,11 @@ import { requestContext, requestHeader } from './http/request-context.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { mountRoute, type AnyRoute } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
+import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
+import { mcpTools } from './mcp/tools.ts';
+import { contentRoutes } from './content/routes.ts';
+import { revisionRoutes } from './revisions/routes.ts';
+import { schemaRoutes } from './schema/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -25,7 +30,7 @@ import { userRoutes } from './users/routes.ts';
 export const apiBasePath = '/_cms/api';
 
 /** Every REST endpoint; each area adds its list here. */
-export const apiRoutes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes];
 
 export interface AppDependencies {
   config: Config;
@@ -44,12 +49,20 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
   if (config.corsOrigins.length > 0) {
     app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders: ['Retry-After', 'X-Request-Id'] }));
   }
-  const limitBody = bodyLimit({
-    maxSize: config.bodyLimit,
-    onError: (c) => failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit })),
+  const tooLarge = (c: HonoContext<AppEnv>) =>
+    failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit }));
+  const limitBody = bodyLimit({ maxSize: config.bodyLimit, onError: tooLarge });
+  app.use(api, async (c, next) => {
+    // GET and HEAD carry no body; skipping them keeps the request object lazy (cheaper).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // With a Content-Length (and no chunking), Node's parser delivers exactly that many bytes, so the
+    // header decides; reading the body through the stream guard costs a whole web Request per POST.
+    const length = requestHeader(c, 'content-length');
+    if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined && /^\d+$/.test(length)) {
+      return Number(length) > config.bodyLimit ? tooLarge(c) : next();
+    }
+    return limitBody(c, next);
   });
-  // GET and HEAD carry no body; skipping them keeps the request object lazy (cheaper).
-  app.use(api, (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use(api, methodNotAllowed({
     app,
     onMethodNotAllowed: (c, methods) =>
@@ -70,9 +83,11 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
   });
 
   const openApiDocument = buildOpenApiDocument(apiRoutes, apiBasePath, packageJson.version);
+  describeMcpEndpoint(openApiDocument, apiBasePath);
   app.get(`${apiBasePath}/openapi.json`, (c) => c.json(openApiDocument));
   mountDocs(app, apiBasePath);
   for (const route of apiRoutes) mountRoute(app, apiBasePath, route);
+  mountMcp(app, apiBasePath, mcpTools, config.publicUrl);
 
   app.notFound((c) => {
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {

@@ -16,6 +16,8 @@ export interface Config {
   logLevel: LogLevel;
   corsOrigins: string[];
   bodyLimit: number;
+  /** How often each process looks for scheduled entries that are due. */
+  schedulerIntervalMs: number;
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,6 +34,7 @@ export const configVariables = {
   LOG_LEVEL: 'logLevel',
   CORS_ORIGINS: 'corsOrigins',
   BODY_LIMIT: 'bodyLimit',
+  SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
 } as const;
 
 type Variable = keyof typeof configVariables;
@@ -101,6 +104,7 @@ const rawSchema = z.object({
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
     .pipe(z.array(origin)),
   BODY_LIMIT: byteSize.default(10 * 1024 * 1024),
+  SCHEDULER_INTERVAL_MS: integer(100, 60_000).default(1000),
 });
 
 type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -136,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0] ?? '');
-        return `${variable}${variableFlagHint(variable)} ${issue.message} (got ${JSON.stringify(merged[variable])})`;
+        return `${variable}${variableFlagHint(variable)} ${issue.message} (got ${JSON.stringify(redactPassword(merged[variable]))})`;
       }),
     );
   }
@@ -151,7 +155,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     logLevel: raw.LOG_LEVEL,
     corsOrigins: raw.CORS_ORIGINS,
     bodyLimit: raw.BODY_LIMIT,
+    schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
   };
+}
+
+/** A URL's password never reaches a terminal or a log through an error message. */
+function redactPassword(value: string | undefined): string | undefined {
+  return value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
 function variableFlagHint(variable: string): string {

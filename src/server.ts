@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { systemClock } from './core/clock.ts';
+import { startScheduler } from './content/scheduler.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -33,6 +35,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind }, 'folio listening');
+  const scheduler = startScheduler({ db, clock: systemClock, config, log }, config.schedulerIntervalMs);
 
   let closing: Promise<void> | undefined;
   return {
@@ -44,6 +47,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           // Keep-alive sockets with no request in flight would hold close() open; requests in flight finish first.
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
+        await scheduler.stop();
         await db.close();
         log.info('folio stopped');
       })()),

@@ -24,6 +24,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       corsOrigins: [],
       bodyLimit: 10 * 1024 * 1024,
+      schedulerIntervalMs: 1000,
     });
   });
 
@@ -55,6 +56,7 @@ describe('loadConfig values', () => {
       LOG_LEVEL: 'debug',
       CORS_ORIGINS: 'https://site.example, http://localhost:5173',
       BODY_LIMIT: '2mb',
+      SCHEDULER_INTERVAL_MS: '250',
     });
     expect(config).toEqual({
       port: 8080,
@@ -65,6 +67,7 @@ describe('loadConfig values', () => {
       logLevel: 'debug',
       corsOrigins: ['https://site.example', 'http://localhost:5173'],
       bodyLimit: 2 * 1024 * 1024,
+      schedulerIntervalMs: 250,
     });
   });
 
@@ -148,6 +151,7 @@ describe('flags override the environment', () => {
       LOG_LEVEL: 'debug',
       CORS_ORIGINS: 'https://env.example',
       BODY_LIMIT: '1mb',
+      SCHEDULER_INTERVAL_MS: '5000',
     };
     const flags = {
       port: '5000',
@@ -159,6 +163,7 @@ describe('flags override the environment', () => {
       logLevel: 'warn',
       corsOrigins: 'https://flag.example',
       bodyLimit: '64kb',
+      schedulerIntervalMs: '200',
     };
     expect(loadConfig(env, flags)).toEqual({
       port: 5000,
@@ -169,6 +174,7 @@ describe('flags override the environment', () => {
       logLevel: 'warn',
       corsOrigins: ['https://flag.example'],
       bodyLimit: 64 * 1024,
+      schedulerIntervalMs: 200,
     });
   });
 
@@ -209,6 +215,8 @@ describe('invalid values', () => {
     ['BODY_LIMIT', '10'],
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_POOL_SIZE', 'many'],
+    ['SCHEDULER_INTERVAL_MS', '50'],
+    ['SCHEDULER_INTERVAL_MS', 'often'],
   ])('refuses %s=%s with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -230,6 +238,12 @@ describe('invalid values', () => {
     const named = error.problems.map((problem) => problem.split(' ')[0]);
     expect(named.sort()).toEqual(['BODY_LIMIT', 'DATABASE_POOL_SIZE', 'LOG_LEVEL', 'PORT', 'PUBLIC_URL']);
     for (const variable of named) expect(error.message).toContain(variable);
+  });
+
+  it('never echoes the password of a DATABASE_URL', () => {
+    const error = configError({ DATABASE_URL: 'postgres://folio:hunter2@[bad/folio' });
+    expect(error.message).not.toContain('hunter2');
+    expect(error.message).toContain('postgres://folio:***@');
   });
 
   it('lists a bad DATABASE_URL together with the other problems', () => {

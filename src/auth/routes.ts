@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { DeletedResponse } from '../core/schemas.ts';
 import { defineRoute } from '../http/route.ts';
 import { createToken, getCurrentUser, listTokens, revokeToken } from './operations.ts';
 import { CreateTokenBody, CreateTokenResponse, ListTokensQuery, MeResponse, TokenIdParams, TokenListResponse } from './schemas.ts';
@@ -23,6 +23,6 @@ export const authRoutes = [
     summary: 'Revoke a personal access token',
     operation: revokeToken,
     params: TokenIdParams,
-    response: z.object({ success: z.literal(true) }),
+    response: DeletedResponse,
   }),
 ];

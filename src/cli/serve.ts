@@ -15,6 +15,7 @@ export function registerServeCommand(program: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (LOG_LEVEL, default info)')
     .option('--cors-origins <origins>', 'comma-separated origins allowed to call the API from browsers (CORS_ORIGINS)')
     .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
+    .option('--scheduler-interval-ms <ms>', 'how often scheduled entries are published, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
     .action(async (options) => {
       const config = loadConfig(process.env, options);
       const log = createLogger(config.logLevel);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './types.ts';
@@ -29,9 +29,14 @@ export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
 }
 
+export interface OpenOptions {
+  /** Called with the SQL of every statement sent to the engine (tests count them: no N+1). */
+  onStatement?: (sql: string) => void;
+}
+
 /** Opens the configured database and checks that it answers, so a bad DATABASE_URL fails at start. */
-export async function openDatabase(config: DatabaseConfig): Promise<Db> {
-  const db = config.kind === 'sqlite' ? openSqlite(config.path) : openPostgres(config.url, config.poolSize);
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Db> {
+  const db = config.kind === 'sqlite' ? openSqlite(config.path, options) : openPostgres(config.url, config.poolSize, options);
   try {
     await sql`select 1`.execute(db.kysely);
   } catch (error) {
@@ -41,7 +46,12 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
   return db;
 }
 
-function openSqlite(filePath: string): Db {
+function kyselyLog(options: OpenOptions) {
+  const onStatement = options.onStatement;
+  return onStatement ? { log: (event: { level: string; query: { sql: string } }) => onStatement(event.query.sql) } : {};
+}
+
+function openSqlite(filePath: string, options: OpenOptions): Db {
   if (filePath !== ':memory:') fs.mkdirSync(path.dirname(filePath), { recursive: true });
   const database = new SqliteDatabase(filePath);
   // WAL lets the CLI and readers work while the server writes; the busy timeout makes a second
@@ -51,22 +61,43 @@ function openSqlite(filePath: string): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's
   // own writes are counted as they run.
-  const dataVersion = database.prepare('pragma data_version').pluck();
+  const versionStatement = database.prepare('pragma data_version').pluck();
+  const dataVersion = {
+    get: () => {
+      options.onStatement?.('pragma data_version');
+      return versionStatement.get() as number;
+    },
+  };
   const stampReader = (readVersion: () => number) => () => `${readVersion()}:${statements.writes()}`;
   const db: Db = {
     kysely,
     dialect: 'sqlite',
-    changeStamp: stampReader(() => dataVersion.get() as number),
+    changeStamp: stampReader(() => dataVersion.get()),
     forRequest() {
       let version: number | undefined;
-      return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get() as number)) };
+      return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get())) };
     },
     close: () => kysely.destroy(),
   };
   return db;
+}
+
+/**
+ * Folio's transactions all write. A deferred BEGIN would read under a snapshot and then fail with
+ * SQLITE_BUSY_SNAPSHOT when another process wrote in between; BEGIN IMMEDIATE takes the write lock
+ * first, so a second writer waits (busy timeout) and then reads fresh data.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 const statementCacheSize = 500;
@@ -121,11 +152,11 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...kyselyLog(options) });
   const db: Db = { kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
   return db;
 }

@@ -25,11 +25,27 @@ export function isUniqueViolation(error: unknown): boolean {
  * character is named explicitly: PostgreSQL defaults to backslash, SQLite has none.
  */
 export function containsInsensitive(column: string, text: string): RawBuilder<boolean> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`;
+}
+
+/** "Starts with", the user's `%` and `_` matched literally; for lower-case text (SQLite LIKE ignores ASCII case). */
+export function startsWith(column: string, text: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(text)}%`} escape '\\'`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 /** Runs `work` in one transaction with a Db bound to it; a throw rolls everything back. */
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.kysely.transaction().execute((trx) => work({ ...db, kysely: trx }));
+}
+
+/**
+ * Locks the selected rows, skipping rows another transaction holds, so several processes can share
+ * a queue without waiting on each other. SQLite's write transactions are serialized already.
+ */
+export function lockRowsSkipLocked<DB, TB extends keyof DB, O>(db: Db, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return db.dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
 }

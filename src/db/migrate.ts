@@ -3,10 +3,12 @@ import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './connection.ts';
 import type { Database } from './types.ts';
 import * as platform from './migrations/0001_platform.ts';
+import * as content from './migrations/0002_content.ts';
 
 /** Forward-only migrations, in code, in order. */
 const migrations: Record<string, Migration> = {
   '0001_platform': platform,
+  '0002_content': content,
 };
 
 /**
@@ -17,7 +19,9 @@ const migrations: Record<string, Migration> = {
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   return db.kysely.connection().execute((connection) =>
-    db.dialect === 'postgres' ? withAdvisoryLock(connection, () => runMigrator(connection)) : inImmediateTransaction(connection, () => runMigrator(connection)),
+    db.dialect === 'postgres'
+      ? withAdvisoryLock(connection, async () => runMigrator(connection, await currentSchema(connection)))
+      : inImmediateTransaction(connection, () => runMigrator(connection)),
   );
 }
 
@@ -49,12 +53,23 @@ async function inImmediateTransaction<T>(connection: Kysely<Database>, work: () 
   }
 }
 
-async function runMigrator(kysely: Kysely<Database>): Promise<string[]> {
+/**
+ * The schema Folio's tables live in (the search path's first). Kysely must be told: without it, it
+ * looks for its bookkeeping tables in every schema and skips creating them when another schema of
+ * the same database has them.
+ */
+async function currentSchema(connection: Kysely<Database>): Promise<string> {
+  const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
+  return result.rows[0]!.schema;
+}
+
+async function runMigrator(kysely: Kysely<Database>, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
     db: kysely,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'folio_migrations',
     migrationLockTableName: 'folio_migrations_lock',
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {

@@ -29,8 +29,62 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export interface CollectionsTable {
+  id: string;
+  slug: string;
+  label: string;
+  label_singular: string | null;
+  description: string | null;
+  icon: string | null;
+  /** JSON array of feature names. */
+  supports: string;
+  table_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FieldsTable {
+  id: string;
+  collection_id: string;
+  slug: string;
+  label: string;
+  type: string;
+  required: number;
+  is_unique: number;
+  /** JSON, null when the field has no default. */
+  default_value: string | null;
+  validation: string;
+  options: string;
+  searchable: number;
+  translatable: number;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  collection_id: string;
+  entry_id: string;
+  /** JSON object of field values. */
+  data: string;
+  slug: string;
+  author_id: string | null;
+  created_at: string;
+}
+
+export interface ScheduledPublicationsTable {
+  entry_id: string;
+  collection_id: string;
+  due_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   settings: SettingsTable;
+  collections: CollectionsTable;
+  fields: FieldsTable;
+  revisions: RevisionsTable;
+  scheduled_publications: ScheduledPublicationsTable;
 }

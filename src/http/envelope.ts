@@ -1,6 +1,7 @@
 import type { Context as HonoContext } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppError } from '../core/errors.ts';
+import { toJsonText } from '../core/raw-json.ts';
 import type { AppEnv } from './types.ts';
 
 /** The spec's envelope, built only here: `{success:true,data}` or `{success:false,error:{code,message,details}}`. */
@@ -12,10 +13,16 @@ export function failure(c: HonoContext<AppEnv>, error: AppError, headers: Record
   return envelopeResponse(c, { success: false, error: { code: error.code, message: error.message, details: error.details } }, error.status, headers);
 }
 
+/** A non-JSON representation (e.g. `GET /schema` as TypeScript), with the same headers as the envelope. */
+export function textResponse(c: HonoContext<AppEnv>, body: string, contentType: string): Response {
+  c.set('responseHeadersApplied', true);
+  return new Response(body, { status: 200, headers: { ...c.get('responseHeaders'), 'content-type': contentType } });
+}
+
 /** A plain-object header map keeps @hono/node-server on its fast path (see request-context.ts). */
 function envelopeResponse(c: HonoContext<AppEnv>, body: unknown, status: number, headers: Record<string, string> = {}): Response {
   c.set('responseHeadersApplied', true);
-  return new Response(JSON.stringify(body), {
+  return new Response(toJsonText(body), {
     status,
     headers: { ...c.get('responseHeaders'), ...headers, 'content-type': 'application/json' },
   });

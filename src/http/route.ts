@@ -29,6 +29,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** The schema of `data` in the success envelope. */
   response: z.ZodType;
   status?: 200 | 201;
+  /** Another representation the request may ask for (e.g. by `Accept`); undefined keeps the envelope. */
+  render?: (c: HonoContext<AppEnv>, data: O, parts: { query: z.output<Q> }) => Response | undefined;
 }
 
 export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType, unknown, unknown>;
@@ -45,15 +47,16 @@ export function mountRoute(app: Hono<AppEnv>, basePath: string, spec: AnyRoute):
   const status = spec.status ?? 200;
   app.on(spec.method.toUpperCase(), basePath + spec.path, async (c: HonoContext<AppEnv>) => {
     const ctx = await c.get('resolveContext')(spec.operation.access.kind !== 'public');
+    let query: unknown = {};
     const data = await runOperation(spec.operation, ctx, async () => {
       const params = spec.params ? parseInput(spec.params, c.req.param(), 'path') : {};
-      const query = spec.query ? parseInput(spec.query, c.req.query(), 'query') : {};
+      query = spec.query ? parseInput(spec.query, c.req.query(), 'query') : {};
       const rawBody = spec.method === 'get' ? {} : await readJsonBody(c);
       const body = parseInput(spec.body ?? emptyBody, rawBody, 'body');
       const parts = { params, query, body };
       return spec.input ? spec.input(parts) : { ...(query as object), ...(body as object), ...(params as object) };
     });
-    return success(c, data, status);
+    return spec.render?.(c, data, { query }) ?? success(c, data, status);
   });
 }
 

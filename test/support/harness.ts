@@ -52,6 +52,8 @@ export interface TestApp {
   /** Creates a user with a role and a token with the given scopes for them. */
   userWithToken(role: number, scopes: Scope[], email?: string): Promise<{ user: User; token: string }>;
   systemContext(): Context;
+  /** The SQL statements sent to the database while `work` runs. */
+  statementsDuring(work: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -61,8 +63,15 @@ let emailCounter = 0;
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
-  const db = await openDatabase(config.database);
-  await migrateToLatest(db);
+  let recording: string[] | undefined;
+  const db = await openDatabase(config.database, { onStatement: (sql) => recording?.push(sql) });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.close();
+    await database.drop();
+    throw error;
+  }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
   const app = createApp({ config, db, log, clock });
@@ -84,6 +93,15 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     adminToken,
     userWithToken,
     systemContext,
+    async statementsDuring(work) {
+      recording = [];
+      try {
+        await work();
+        return recording;
+      } finally {
+        recording = undefined;
+      }
+    },
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;

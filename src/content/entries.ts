@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import { AppError } from '../core/errors.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import type { FieldDefinition } from '../schema/types.ts';
+import { fromColumnValue, responseColumnValue, toColumnValue } from './field-values.ts';
+import type { EntrySchema } from './schemas.ts';
+import type { EntryRow } from './store.ts';
+
+export type Entry = z.infer<typeof EntrySchema>;
+
+/**
+ * Who reads: editors (role 20 and up) see drafts, the trash and staged changes; readers below see only
+ * live entries and only their live values (DECISIONS §2).
+ */
+export type View = 'editor' | 'reader';
+
+/** The field values held in the entry's columns: the current draft. */
+export function columnData(fields: FieldDefinition[], row: EntryRow): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of fields) data[field.slug] = fromColumnValue(field, row[field.slug]);
+  return data;
+}
+
+/** The same values for a response: JSON columns are passed through unparsed. */
+function responseData(fields: FieldDefinition[], row: EntryRow): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of fields) data[field.slug] = responseColumnValue(field, row[field.slug]);
+  return data;
+}
+
+/** Field values as columns, for an insert or update. */
+export function toColumns(fields: FieldDefinition[], values: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (Object.hasOwn(values, field.slug)) columns[field.slug] = toColumnValue(field, values[field.slug]);
+  }
+  return columns;
+}
+
+/**
+ * The live values: the snapshot kept while a draft is staged, else the columns themselves. Fields
+ * added after the snapshot read as null; removed ones are dropped.
+ */
+export function liveData(fields: FieldDefinition[], row: EntryRow): Record<string, unknown> {
+  if (row._live === null) return columnData(fields, row);
+  const snapshot = JSON.parse(row._live) as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  for (const field of fields) data[field.slug] = snapshot[field.slug] ?? null;
+  return data;
+}
+
+export function isLive(row: EntryRow): boolean {
+  return row._published_at !== null;
+}
+
+export function toEntry(collection: LoadedCollection, row: EntryRow, view: View): Entry {
+  const reader = view === 'reader';
+  const entry: Entry = {
+    id: row._id,
+    type: collection.slug,
+    slug: row._slug,
+    status: reader ? 'published' : row._status,
+    locale: row._locale,
+    translationGroup: row._group,
+    data: reader && row._live !== null ? liveData(collection.fields, row) : responseData(collection.fields, row),
+    createdAt: row._created_at,
+    updatedAt: row._updated_at,
+    _rev: encodeRev(row._id, row._version),
+  };
+  if (!reader && row._live !== null) entry.liveData = liveData(collection.fields, row);
+  if (row._published_at !== null) entry.publishedAt = row._published_at;
+  if (!reader && row._scheduled_at !== null) entry.scheduledAt = row._scheduled_at;
+  if (row._deleted_at !== null) entry.deletedAt = row._deleted_at;
+  return entry;
+}
+
+/** `_rev`: opaque to clients; it names the entry and the save it was read at. */
+export function encodeRev(id: string, version: number): string {
+  return Buffer.from(`${id}.${version}`).toString('base64url');
+}
+
+/** The version a `_rev` names; a token that is malformed or names another entry is a conflict (DECISIONS §3). */
+export function decodeRev(rev: string, id: string): number {
+  const [revId, version] = Buffer.from(rev, 'base64url').toString('utf8').split('.');
+  const number = Number(version);
+  if (revId !== id || !Number.isSafeInteger(number) || number < 0) {
+    throw new AppError('CONFLICT', 'The _rev token is not valid for this entry; read the entry again', { reason: 'bad_rev' });
+  }
+  return number;
+}

@@ -1,0 +1,193 @@
+import { isoNow } from '../core/clock.ts';
+import { validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import type { Db } from '../db/connection.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { deleteEntryRevisions } from '../revisions/store.ts';
+import { requireCollection } from '../schema/operations.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
+import { normalizeDateTime } from './field-values.ts';
+import { loadEntry, requireEditorView, viewOf } from './lookup.ts';
+import { contentRead, contentWrite, statusChanges } from './operations.ts';
+import { generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
+import { clearSchedule, setSchedule } from './schedule-store.ts';
+import * as store from './store.ts';
+
+/**
+ * The state changes of mcp.md §3 beyond create and update. Each runs in one transaction on the
+ * locked entry and returns the entry as it is afterwards.
+ */
+
+type EntryRef = { collection: string; id: string };
+type EntryItem = { item: Entry };
+
+/** Applies `changes` to the locked entry and reads it back. */
+async function apply(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, changes: Record<string, unknown>): Promise<store.EntryRow> {
+  await store.updateEntry(db, collection.tableName, row._id, { ...changes, _updated_at: isoNow(ctx.clock) });
+  return (await store.findEntryById(db, collection.tableName, row._id))!;
+}
+
+async function change(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, changes: Record<string, unknown>): Promise<EntryItem> {
+  return { item: toEntry(collection, await apply(ctx, db, collection, row, changes), 'editor') };
+}
+
+/** Makes the current draft the live version, with a revision of what went live: publish and the scheduler. */
+export async function publishRow(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow): Promise<EntryItem> {
+  await clearSchedule(db, row._id);
+  const published = await apply(ctx, db, collection, row, statusChanges('published', isoNow(ctx.clock)));
+  await recordRevision(ctx, db, collection, published, published._updated_at);
+  return { item: toEntry(collection, published, 'editor') };
+}
+
+function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {
+  return defineOperation({
+    name,
+    access: contentWrite,
+    async run(ctx, input: EntryRef): Promise<EntryItem> {
+      return inTransaction(ctx.db, async (db) => {
+        const { collection, row } = await loadEntry(ctx, db, input, { lock: true, includeTrashed });
+        return run(ctx, db, collection, row);
+      });
+    },
+  });
+}
+
+export const publishEntry = entryOperation('content.publish', publishRow);
+
+export const unpublishEntry = entryOperation('content.unpublish', async (ctx, db, collection, row) => {
+  await clearSchedule(db, row._id);
+  return change(ctx, db, collection, row, statusChanges('draft', isoNow(ctx.clock)));
+});
+
+export const scheduleEntry = defineOperation({
+  name: 'content.schedule',
+  access: contentWrite,
+  async run(ctx, input: EntryRef & { scheduledAt: string }): Promise<EntryItem> {
+    const at = normalizeDateTime(input.scheduledAt);
+    if (at === undefined) throw validationError([{ path: 'scheduledAt', message: 'Must be an ISO 8601 date-time such as 2030-01-01T09:00:00Z' }]);
+    if (at <= isoNow(ctx.clock)) throw validationError([{ path: 'scheduledAt', message: 'Must be in the future' }]);
+    return inTransaction(ctx.db, async (db) => {
+      const { collection, row } = await loadEntry(ctx, db, input, { lock: true });
+      await setSchedule(db, row._id, collection.id, at);
+      return change(ctx, db, collection, row, { _status: 'scheduled', _scheduled_at: at });
+    });
+  },
+});
+
+/** A scheduled entry goes back to draft, or stays published when a live version exists; not scheduled: no change. */
+export const unscheduleEntry = entryOperation('content.unschedule', async (ctx, db, collection, row) => {
+  if (row._status !== 'scheduled') return { item: toEntry(collection, row, 'editor') };
+  await clearSchedule(db, row._id);
+  return change(ctx, db, collection, row, { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null });
+});
+
+/** Takes an entry out of the trash with the status it had; one not in the trash is left as it is. */
+export const restoreEntry = entryOperation(
+  'content.restore',
+  async (ctx, db, collection, row) => (row._deleted_at === null ? { item: toEntry(collection, row, 'editor') } : change(ctx, db, collection, row, { _deleted_at: null })),
+  true,
+);
+
+export const permanentlyDeleteEntry = defineOperation({
+  name: 'content.permanentDelete',
+  access: contentWrite,
+  async run(ctx, input: EntryRef): Promise<{ success: true }> {
+    return inTransaction(ctx.db, async (db) => {
+      const { collection, row } = await loadEntry(ctx, db, input, { lock: true, includeTrashed: true });
+      if (row._deleted_at === null) throw validationError([{ path: 'id', message: 'The entry must be moved to the trash first' }]);
+      await store.deleteEntry(db, collection.tableName, row._id);
+      await deleteEntryRevisions(db, row._id);
+      await clearSchedule(db, row._id);
+      return { success: true as const };
+    });
+  },
+});
+
+/** Back to the last published version: the staged draft is dropped. */
+export const discardDraft = entryOperation('content.discardDraft', async (ctx, db, collection, row) => {
+  if (!isLive(row)) throw validationError([{ path: 'id', message: 'The entry has no published version to go back to' }]);
+  if (row._live === null && row._status === 'published') return { item: toEntry(collection, row, 'editor') };
+  await clearSchedule(db, row._id);
+  return change(ctx, db, collection, row, { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null });
+});
+
+/**
+ * A new draft with the same values: the title gets a copy marker and the slug is generated anew.
+ * Unique fields are left empty, since a copy cannot share their values.
+ */
+export const duplicateEntry = defineOperation({
+  name: 'content.duplicate',
+  access: contentWrite,
+  async run(ctx, input: EntryRef): Promise<EntryItem> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    return mapUniqueViolation(
+      collection,
+      () =>
+      inTransaction(ctx.db, async (db) => {
+        const { row } = await loadEntry(ctx, db, input);
+        const values = columnData(collection.fields, row);
+        if (typeof values.title === 'string') values.title = `${values.title} (Copy)`;
+        else if (typeof values.name === 'string') values.name = `${values.name} (Copy)`;
+        for (const field of collection.fields) if (field.unique) values[field.slug] = null;
+        const id = newId();
+        const now = isoNow(ctx.clock);
+        const copy: store.EntryRow = {
+          _id: id,
+          _slug: await generateSlug(db, collection, values, row._locale),
+          _locale: row._locale,
+          _group: id,
+          _status: 'draft',
+          _version: 1,
+          _live: null,
+          _author_id: ctx.actor?.userId ?? null,
+          _created_at: now,
+          _updated_at: now,
+          _published_at: null,
+          _scheduled_at: null,
+          _deleted_at: null,
+          ...toColumns(collection.fields, values),
+        };
+        await store.insertEntry(db, collection.tableName, copy);
+        await recordRevision(ctx, db, collection, copy, now);
+        return { item: toEntry(collection, copy, 'editor') };
+      }),
+      { slugGenerated: true },
+    );
+  },
+});
+
+export const compareEntry = defineOperation({
+  name: 'content.compare',
+  access: contentRead,
+  async run(ctx, input: EntryRef): Promise<{ published: Record<string, unknown> | null; draft: Record<string, unknown>; hasChanges: boolean }> {
+    requireEditorView(ctx, 'Comparing versions');
+    const { collection, row } = await loadEntry(ctx, ctx.db, input);
+    const draft = columnData(collection.fields, row);
+    const published = isLive(row) ? liveData(collection.fields, row) : null;
+    return { published, draft, hasChanges: published === null || JSON.stringify(published) !== JSON.stringify(draft) };
+  },
+});
+
+export const listTranslations = defineOperation({
+  name: 'content.translations',
+  access: contentRead,
+  async run(ctx, input: EntryRef) {
+    const { collection, row } = await loadEntry(ctx, ctx.db, input);
+    const members = await store.groupMembers(ctx.db, collection.tableName, row._group);
+    const reader = viewOf(ctx) === 'reader';
+    const visible = members.filter((member) => (reader ? isLive(member) && member._deleted_at === null : true));
+    return {
+      translationGroup: row._group,
+      items: visible.map((member) => ({
+        id: member._id,
+        locale: member._locale,
+        slug: member._slug,
+        status: reader ? ('published' as const) : member._status,
+        updatedAt: member._updated_at,
+        trashed: member._deleted_at !== null,
+      })),
+    };
+  },
+});

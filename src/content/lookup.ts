@@ -1,0 +1,59 @@
+import { AppError, notFound } from '../core/errors.ts';
+import type { AuthorizedContext } from '../core/operation.ts';
+import { roleName, roles } from '../core/roles.ts';
+import type { Db } from '../db/connection.ts';
+import { requireCollection } from '../schema/operations.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import { isLive, type View } from './entries.ts';
+import * as store from './store.ts';
+
+const ulidPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Drafts, the trash, revisions and staged changes are for role 20 (Contributor) and up (DECISIONS §2). */
+export function viewOf(ctx: AuthorizedContext): View {
+  return ctx.actor === undefined || ctx.actor.role >= roles.contributor ? 'editor' : 'reader';
+}
+
+export function requireEditorView(ctx: AuthorizedContext, what: string): void {
+  if (viewOf(ctx) === 'reader') {
+    throw new AppError('FORBIDDEN', `${what} needs the ${roleName(roles.contributor)} role`, { requiredRole: roles.contributor });
+  }
+}
+
+export interface EntryLookup {
+  /** An id (ULID) or a slug; ULIDs are upper case and slugs lower case, so the two never meet. */
+  ref: string;
+  locale?: string;
+  /** Lock the row for the rest of the transaction (writes). */
+  lock?: boolean;
+  /** Find trashed entries too (restore, permanent delete); otherwise a trashed entry is not found. */
+  includeTrashed?: boolean;
+  view: View;
+}
+
+/**
+ * An entry of a collection, or 404. A reader asking for an entry that is not live gets the same 404
+ * as for one that does not exist, so existence is not revealed.
+ */
+export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
+  const options = { lock: lookup.lock };
+  const row = ulidPattern.test(lookup.ref)
+    ? await store.findEntryById(db, collection.tableName, lookup.ref, options)
+    : await store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, options);
+  if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) {
+    throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
+  }
+  return row;
+}
+
+/** The collection and the entry an operation acts on. */
+export async function loadEntry(
+  ctx: AuthorizedContext,
+  db: Db,
+  input: { collection: string; id: string; locale?: string },
+  options: { lock?: boolean; includeTrashed?: boolean } = {},
+): Promise<{ collection: LoadedCollection; row: store.EntryRow }> {
+  const collection = await requireCollection(db, input.collection);
+  const row = await requireEntry(db, collection, { ref: input.id, locale: input.locale, view: viewOf(ctx), ...options });
+  return { collection, row };
+}

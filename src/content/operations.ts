@@ -1,0 +1,232 @@
+import type { Expression, SqlBool } from 'kysely';
+import type { z } from 'zod';
+import { isoNow } from '../core/clock.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import { AppError, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import { toPage, type Page } from '../core/pagination.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { requireCollection } from '../schema/operations.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import { sortableFieldTypes } from '../schema/types.ts';
+import { readSettings } from '../settings/operations.ts';
+import { columnData, decodeRev, isLive, toColumns, toEntry, type Entry } from './entries.ts';
+import type { ColumnKind } from '../db/entry-tables.ts';
+import { columnKind, validateEntryData } from './field-values.ts';
+import { loadEntry, requireEditorView, requireEntry, viewOf } from './lookup.ts';
+import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, stagesDraft } from './saving.ts';
+import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
+import { clearSchedule } from './schedule-store.ts';
+import * as store from './store.ts';
+
+export const contentRead = access.scope('content:read');
+export const contentWrite = access.scope('content:write');
+
+type EntryItem = { item: Entry };
+type EntryRef = { collection: string; id: string };
+
+/** The system sort keys and their columns (DECISIONS §3 `orderBy`). */
+const systemOrder: Record<string, string> = {
+  createdAt: '_created_at',
+  updatedAt: '_updated_at',
+  publishedAt: '_published_at',
+  scheduledAt: '_scheduled_at',
+  slug: '_slug',
+};
+
+/** A sort column and the kind of values it holds (what a cursor's value must be). */
+interface SortKey {
+  column: string;
+  kind: ColumnKind;
+}
+
+function orderColumn(collection: LoadedCollection, orderBy: string): SortKey {
+  if (Object.hasOwn(systemOrder, orderBy)) return { column: systemOrder[orderBy]!, kind: 'text' };
+  const field = collection.fields.find((candidate) => candidate.slug === orderBy);
+  if (field && sortableFieldTypes.includes(field.type)) return { column: field.slug, kind: columnKind(field.type) };
+  const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortableFieldTypes.includes(f.type)).map((f) => f.slug)];
+  throw validationError([{ path: 'orderBy', message: `${field ? 'Not a sortable field' : 'Unknown field'}; one of: ${sortable.join(', ')}` }]);
+}
+
+async function listPage(
+  ctx: AuthorizedContext,
+  collection: LoadedCollection,
+  input: { cursor?: string; limit: number; sort: SortKey; order: 'asc' | 'desc' },
+  filters: Expression<SqlBool>[],
+): Promise<Page<Entry>> {
+  const { column, kind } = input.sort;
+  const after = input.cursor === undefined ? undefined : (decodeCursor(input.cursor, 2) as [unknown, string]);
+  // A cursor of another list (or a forged one) must not reach the database as a value of the wrong type.
+  if (after && (typeof after[1] !== 'string' || !fitsColumn(after[0], kind))) throw validationError([{ path: 'cursor', message: 'Malformed cursor' }]);
+  const rows = await store.listEntries(ctx.db, collection.tableName, { column, direction: input.order, after, limit: input.limit, filters });
+  const view = viewOf(ctx);
+  return toPage(rows, input.limit, (row) => encodeCursor([row[column] as string | number | null, row._id]), (row) => toEntry(collection, row, view));
+}
+
+function fitsColumn(value: unknown, kind: ColumnKind): boolean {
+  if (value === null) return true;
+  if (kind === 'text') return typeof value === 'string';
+  if (kind === 'integer') return Number.isSafeInteger(value);
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+export const listEntries = defineOperation({
+  name: 'content.list',
+  access: contentRead,
+  async run(ctx, input: { collection: string } & z.output<typeof ListEntriesQuery>): Promise<Page<Entry>> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    const filters = [store.filters.notTrashed];
+    if (viewOf(ctx) === 'reader') {
+      if (input.status !== undefined && input.status !== 'published') requireEditorView(ctx, `Listing ${input.status} entries`);
+      filters.push(store.filters.live);
+    } else if (input.status !== undefined) {
+      filters.push(store.filters.status(input.status));
+    }
+    if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
+    return listPage(ctx, collection, { ...input, sort: orderColumn(collection, input.orderBy ?? 'createdAt') }, filters);
+  },
+});
+
+export const listTrash = defineOperation({
+  name: 'content.listTrash',
+  access: contentRead,
+  async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
+    requireEditorView(ctx, 'The trash');
+    const collection = await requireCollection(ctx.db, input.collection);
+    return listPage(ctx, collection, { ...input, sort: { column: '_deleted_at', kind: 'text' }, order: 'desc' }, [store.filters.trashed]);
+  },
+});
+
+export const getEntry = defineOperation({
+  name: 'content.get',
+  access: contentRead,
+  async run(ctx, input: EntryRef & { locale?: string }): Promise<EntryItem> {
+    const { collection, row } = await loadEntry(ctx, ctx.db, input);
+    return { item: toEntry(collection, row, viewOf(ctx)) };
+  },
+});
+
+export const createEntry = defineOperation({
+  name: 'content.create',
+  access: contentWrite,
+  async run(ctx, input: { collection: string } & z.output<typeof CreateEntryBody>): Promise<EntryItem> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    const settings = await readSettings(ctx.db);
+    const locale = input.locale ?? settings.defaultLocale;
+    // A translation shares the group's non-translatable values, so they count when checking required fields.
+    const source = input.translationOf === undefined ? undefined : await requireEntry(ctx.db, collection, { ref: input.translationOf, view: 'editor' });
+    const data = source ? { ...input.data, ...sharedValues(collection, columnData(collection.fields, source)) } : input.data;
+    const { values, issues } = validateEntryData(collection.fields, data, 'create');
+    issues.push(...explicitSlugIssues(input.slug));
+    if (!settings.locales.includes(locale)) issues.push({ path: 'locale', message: `Not one of the site's locales: ${settings.locales.join(', ')}` });
+    if (issues.length > 0) throw validationError(issues);
+
+    return mapUniqueViolation(collection, () =>
+      inTransaction(ctx.db, async (db) => {
+        const id = newId();
+        let group = id;
+        if (input.translationOf !== undefined) {
+          const source = await requireEntry(db, collection, { ref: input.translationOf, view: 'editor', lock: true });
+          const members = await store.groupMembers(db, collection.tableName, source._group);
+          if (members.some((member) => member._locale === locale)) {
+            throw new AppError('CONFLICT', `The translation group of ${source._id} already has a ${locale} version`, { reason: 'locale_exists' });
+          }
+          group = source._group;
+          // Fields that are not translatable are shared: the group's values win over the new entry's.
+          Object.assign(values, sharedValues(collection, columnData(collection.fields, source)));
+        }
+        const problems = await databaseIssues(db, collection, values, locale);
+        if (problems.length > 0) throw validationError(problems);
+        const slug = input.slug ?? (await generateSlug(db, collection, values, locale));
+        if (input.slug !== undefined) await assertSlugFree(db, collection, slug, locale);
+        const now = isoNow(ctx.clock);
+        const publish = input.status === 'published';
+        const row: store.EntryRow = {
+          _id: id,
+          _slug: slug,
+          _locale: locale,
+          _group: group,
+          _status: publish ? 'published' : 'draft',
+          _version: 1,
+          _live: null,
+          _author_id: ctx.actor?.userId ?? null,
+          _created_at: now,
+          _updated_at: now,
+          _published_at: publish ? now : null,
+          _scheduled_at: null,
+          _deleted_at: null,
+          ...toColumns(collection.fields, values),
+        };
+        await store.insertEntry(db, collection.tableName, row);
+        await recordRevision(ctx, db, collection, row, now);
+        return { item: toEntry(collection, row, 'editor') };
+      }),
+      { slugGenerated: input.slug === undefined },
+    );
+  },
+});
+
+export const updateEntry = defineOperation({
+  name: 'content.update',
+  access: contentWrite,
+  async run(ctx, input: EntryRef & z.output<typeof UpdateEntryBody>): Promise<EntryItem> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    const { values, issues } = validateEntryData(collection.fields, input.data ?? {}, 'update');
+    issues.push(...explicitSlugIssues(input.slug));
+    if (issues.length > 0) throw validationError(issues);
+
+    return mapUniqueViolation(collection, () =>
+      inTransaction(ctx.db, async (db) => {
+        const { row } = await loadEntry(ctx, db, input, { lock: true });
+        const expectedVersion = input._rev === undefined ? undefined : decodeRev(input._rev, row._id);
+        if (expectedVersion !== undefined && expectedVersion !== row._version) throw staleRev();
+        const problems = await databaseIssues(db, collection, values, row._locale, row._id);
+        if (problems.length > 0) throw validationError(problems);
+        if (input.slug !== undefined && input.slug !== row._slug) await assertSlugFree(db, collection, input.slug, row._locale, row._id);
+
+        const now = isoNow(ctx.clock);
+        const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
+        if (input.slug !== undefined) changes._slug = input.slug;
+        // A save over a live entry stages a draft: the live values are kept aside until publish.
+        if (stagesDraft(collection, row) && input.status !== 'published') {
+          changes._live = JSON.stringify(columnData(collection.fields, row));
+        }
+        Object.assign(changes, statusChanges(input.status, now));
+        if (!(await store.updateEntry(db, collection.tableName, row._id, changes, expectedVersion ?? row._version))) throw staleRev();
+        if (input.status !== undefined) await clearSchedule(db, row._id);
+        await shareWithGroup(db, collection, row, values, now);
+        const saved = (await store.findEntryById(db, collection.tableName, row._id))!;
+        await recordRevision(ctx, db, collection, saved, now);
+        return { item: toEntry(collection, saved, 'editor') };
+      }),
+    );
+  },
+});
+
+/** `status` on update: `published` saves then publishes, `draft` saves then unpublishes (DECISIONS §3). */
+export function statusChanges(status: 'draft' | 'published' | undefined, now: string): Record<string, unknown> {
+  if (status === 'published') return { _status: 'published', _published_at: now, _live: null, _scheduled_at: null };
+  if (status === 'draft') return { _status: 'draft', _published_at: null, _live: null, _scheduled_at: null };
+  return {};
+}
+
+export function staleRev(): AppError {
+  return new AppError('CONFLICT', 'The entry changed since this _rev was read; read it again and retry', { reason: 'stale_rev' });
+}
+
+export const trashEntry = defineOperation({
+  name: 'content.delete',
+  access: contentWrite,
+  async run(ctx, input: EntryRef): Promise<{ success: true }> {
+    return inTransaction(ctx.db, async (db) => {
+      const { collection, row } = await loadEntry(ctx, db, input, { lock: true });
+      // A trashed entry must not go live on its own: its schedule is cancelled (status as unschedule leaves it).
+      const changes: Record<string, unknown> = { _deleted_at: isoNow(ctx.clock) };
+      if (row._status === 'scheduled') Object.assign(changes, { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null });
+      await store.updateEntry(db, collection.tableName, row._id, changes);
+      await clearSchedule(db, row._id);
+      return { success: true as const };
+    });
+  },
+});

@@ -1,0 +1,128 @@
+import { DeletedResponse } from '../core/schemas.ts';
+import { defineRoute } from '../http/route.ts';
+import {
+  compareEntry,
+  discardDraft,
+  duplicateEntry,
+  listTranslations,
+  permanentlyDeleteEntry,
+  publishEntry,
+  restoreEntry,
+  scheduleEntry,
+  unpublishEntry,
+  unscheduleEntry,
+} from './lifecycle.ts';
+import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
+import {
+  CollectionParams,
+  CompareResponse,
+  CreateEntryBody,
+  EntryItemResponse,
+  EntryListResponse,
+  EntryParams,
+  GetEntryQuery,
+  ListEntriesQuery,
+  ListTrashQuery,
+  ScheduleBody,
+  TranslationsResponse,
+  UpdateEntryBody,
+} from './schemas.ts';
+
+const tag = 'Content';
+const entryPath = '/content/:collection/:id';
+
+/** A POST on an entry that changes its state and answers with the entry (publish, restore…). */
+function entryAction(action: string, summary: string, operation: Parameters<typeof defineRoute>[0]['operation']) {
+  return defineRoute({ method: 'post', path: `${entryPath}/${action}`, tag, summary, operation, params: EntryParams, response: EntryItemResponse });
+}
+
+export const contentRoutes = [
+  // Before `/:id`, so `trash` is never taken for an entry slug (which is why `trash` is a reserved slug).
+  defineRoute({
+    method: 'get',
+    path: '/content/:collection/trash',
+    tag,
+    summary: 'Entries in the trash, most recently deleted first',
+    operation: listTrash,
+    params: CollectionParams,
+    query: ListTrashQuery,
+    response: EntryListResponse,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/content/:collection',
+    tag,
+    summary: 'List entries',
+    operation: listEntries,
+    params: CollectionParams,
+    query: ListEntriesQuery,
+    response: EntryListResponse,
+  }),
+  defineRoute({ method: 'get', path: entryPath, tag, summary: 'Get an entry by id or slug', operation: getEntry, params: EntryParams, query: GetEntryQuery, response: EntryItemResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/content/:collection',
+    tag,
+    summary: 'Create an entry (draft unless status is published)',
+    operation: createEntry,
+    params: CollectionParams,
+    body: CreateEntryBody,
+    response: EntryItemResponse,
+    status: 201,
+  }),
+  defineRoute({
+    method: 'put',
+    path: entryPath,
+    tag,
+    summary: 'Change an entry: only the given fields change; _rev guards against lost updates',
+    operation: updateEntry,
+    params: EntryParams,
+    body: UpdateEntryBody,
+    response: EntryItemResponse,
+  }),
+  defineRoute({ method: 'delete', path: entryPath, tag, summary: 'Move an entry to the trash', operation: trashEntry, params: EntryParams, response: DeletedResponse }),
+  entryAction('publish', 'Publish the current draft', publishEntry),
+  entryAction('unpublish', 'Take an entry off the live site; its content is kept', unpublishEntry),
+  defineRoute({
+    method: 'post',
+    path: `${entryPath}/schedule`,
+    tag,
+    summary: 'Publish automatically at scheduledAt',
+    operation: scheduleEntry,
+    params: EntryParams,
+    body: ScheduleBody,
+    response: EntryItemResponse,
+  }),
+  defineRoute({ method: 'delete', path: `${entryPath}/schedule`, tag, summary: 'Cancel a scheduled publication', operation: unscheduleEntry, params: EntryParams, response: EntryItemResponse }),
+  entryAction('restore', 'Take an entry out of the trash', restoreEntry),
+  entryAction('discard-draft', 'Drop the staged draft and go back to the published version', discardDraft),
+  defineRoute({
+    method: 'post',
+    path: `${entryPath}/duplicate`,
+    tag,
+    summary: 'Copy an entry into a new draft',
+    operation: duplicateEntry,
+    params: EntryParams,
+    response: EntryItemResponse,
+    status: 201,
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${entryPath}/permanent`,
+    tag,
+    summary: 'Delete an entry for good; it must be in the trash',
+    operation: permanentlyDeleteEntry,
+    params: EntryParams,
+    response: DeletedResponse,
+  }),
+  defineRoute({ method: 'get', path: `${entryPath}/compare`, tag, summary: 'The published and draft values side by side', operation: compareEntry, params: EntryParams, response: CompareResponse }),
+  defineRoute({
+    method: 'get',
+    path: `${entryPath}/translations`,
+    tag,
+    summary: "The entry's translation group",
+    operation: listTranslations,
+    params: EntryParams,
+    response: TranslationsResponse,
+  }),
+];

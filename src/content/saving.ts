@@ -1,0 +1,145 @@
+import { AppError, validationError, type ValidationIssue } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import type { AuthorizedContext } from '../core/operation.ts';
+import { firstFreeSlug, isUrlSafeSlug, numberedSlug, slugify } from '../core/slugs.ts';
+import type { Db } from '../db/connection.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
+import { insertRevision } from '../revisions/store.ts';
+import * as schemaStore from '../schema/store.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import { columnData, isLive, toColumns } from './entries.ts';
+import { referencesToCheck, toColumnValue } from './field-values.ts';
+import * as store from './store.ts';
+
+/**
+ * Slugs that would shadow a route (`GET /content/:c/trash`): refused when given, skipped when generated.
+ */
+const reservedEntrySlugs = new Set(['trash']);
+
+/** The checks that need the database: reference targets exist, unique values are free. One issue per field. */
+export async function databaseIssues(
+  db: Db,
+  collection: LoadedCollection,
+  values: Record<string, unknown>,
+  locale: string,
+  exceptId?: string,
+): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  const byTarget = new Map<string, { field: string; id: string }[]>();
+  for (const reference of referencesToCheck(collection.fields, values)) {
+    const list = byTarget.get(reference.collection) ?? [];
+    list.push(reference);
+    byTarget.set(reference.collection, list);
+  }
+  for (const [targetSlug, references] of byTarget) {
+    const target = await schemaStore.loadCollection(db, targetSlug);
+    const found = target ? await store.existingIds(db, target.tableName, references.map((reference) => reference.id)) : new Set<string>();
+    for (const reference of references) {
+      if (!found.has(reference.id)) issues.push({ path: `data.${reference.field}`, message: `No entry ${reference.id} in ${targetSlug}` });
+    }
+  }
+  for (const field of collection.fields) {
+    const value = values[field.slug];
+    if (!field.unique || value === null || value === undefined) continue;
+    if (await store.valueTaken(db, collection.tableName, field.slug, toColumnValue(field, value), locale, exceptId)) {
+      issues.push({ path: `data.${field.slug}`, message: 'Must be unique; another entry has this value' });
+    }
+  }
+  return issues;
+}
+
+/** An explicit slug must be URL-safe and not reserved; the checks that need no database. */
+export function explicitSlugIssues(slug: string | undefined): ValidationIssue[] {
+  if (slug === undefined || isUrlSafeSlug(slug)) return [];
+  return [{ path: 'slug', message: 'Must be URL-safe: lower-case letters, digits and _, words joined by single -' }];
+}
+
+export function assertSlugNotReserved(slug: string): void {
+  if (reservedEntrySlugs.has(slug)) throw new AppError('RESERVED_SLUG', `The entry slug ${slug} is reserved`, { issues: [{ path: 'slug', message: 'Reserved' }] });
+}
+
+/** An explicit slug must be free in the collection and locale: else 409 DUPLICATE_SLUG. */
+export async function assertSlugFree(db: Db, collection: LoadedCollection, slug: string, locale: string, exceptId?: string): Promise<void> {
+  assertSlugNotReserved(slug);
+  if (await store.slugTaken(db, collection.tableName, slug, locale, exceptId)) {
+    throw new AppError('DUPLICATE_SLUG', `The slug ${slug} is already used in ${collection.slug} (${locale})`);
+  }
+}
+
+/** A slug made from `data.title`, else `data.name`, else the collection's singular name; made unique. */
+export async function generateSlug(db: Db, collection: LoadedCollection, data: Record<string, unknown>, locale: string): Promise<string> {
+  const source = [data.title, data.name].find((value): value is string => typeof value === 'string' && slugify(value) !== '');
+  const base = slugify(source ?? collection.labelSingular ?? collection.slug) || 'entry';
+  // The first few candidates in one indexed lookup; only a slug used many times needs the scan.
+  const candidates = Array.from({ length: 20 }, (_, index) => numberedSlug(base, index + 1));
+  const taken = new Set([...(await store.slugsTaken(db, collection.tableName, candidates, locale)), ...reservedEntrySlugs]);
+  const free = candidates.find((candidate) => !taken.has(candidate));
+  if (free !== undefined) return free;
+  return firstFreeSlug(base, new Set([...(await store.slugsStartingWith(db, collection.tableName, base, locale)), ...reservedEntrySlugs]));
+}
+
+/** Adds a revision of the entry's current values when the collection keeps revisions. */
+export async function recordRevision(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, at: string): Promise<void> {
+  if (!collection.supports.includes('revisions')) return;
+  await insertRevision(db, {
+    id: newId(),
+    collection_id: collection.id,
+    entry_id: row._id,
+    data: JSON.stringify(columnData(collection.fields, row)),
+    slug: row._slug,
+    author_id: ctx.actor?.userId ?? null,
+    created_at: at,
+  });
+}
+
+/** Values of fields that are not translatable, to be shared with the rest of the translation group. */
+export function sharedValues(collection: LoadedCollection, values: Record<string, unknown>): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  for (const field of collection.fields) {
+    if (!field.translatable && Object.hasOwn(values, field.slug)) shared[field.slug] = values[field.slug];
+  }
+  return shared;
+}
+
+/**
+ * Writes shared values to the rest of the translation group. Each member is saved as its own edit
+ * would be: a live member of a collection with drafts stages a draft, so readers keep its live values.
+ */
+export async function shareWithGroup(db: Db, collection: LoadedCollection, row: store.EntryRow, values: Record<string, unknown>, at: string): Promise<void> {
+  const shared = sharedValues(collection, values);
+  if (Object.keys(shared).length === 0) return;
+  const columns = toColumns(collection.fields, shared);
+  for (const member of await store.groupMembers(db, collection.tableName, row._group)) {
+    if (member._id === row._id) continue;
+    const changes: Record<string, unknown> = { ...columns, _updated_at: at };
+    if (stagesDraft(collection, member)) changes._live = JSON.stringify(columnData(collection.fields, member));
+    await store.updateEntry(db, collection.tableName, member._id, changes);
+  }
+}
+
+/** Whether saving over this entry keeps its live values aside: a live entry, not yet staged, of a collection with drafts. */
+export function stagesDraft(collection: LoadedCollection, row: store.EntryRow): boolean {
+  return collection.supports.includes('drafts') && isLive(row) && row._live === null;
+}
+
+/**
+ * A write that lost a race on a unique index: the slug index means another writer took the slug
+ * first (a generated slug is then made again, up to a few times); any other index is a unique field,
+ * named from the index (PostgreSQL) or the column (SQLite) in the engine's message.
+ */
+export async function mapUniqueViolation<T>(collection: LoadedCollection, work: () => Promise<T>, options: { slugGenerated?: boolean } = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const message = (error as Error).message;
+      if (message.includes('._slug,') || message.includes('_slug"')) {
+        if (options.slugGenerated && attempt < 5) continue;
+        throw new AppError('DUPLICATE_SLUG', 'The slug was taken by another save at the same moment');
+      }
+      const field = collection.fields.find((candidate) => message.includes(`ux_${candidate.id.toLowerCase()}`) || message.includes(`.${candidate.slug},`));
+      throw validationError([{ path: field ? `data.${field.slug}` : 'data', message: 'Must be unique; another entry has this value' }]);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { Db } from '../db/connection.ts';
+import { lockRowsSkipLocked } from '../db/dialect.ts';
+
+/** The publishing schedule: one row per scheduled entry (migration 0002). */
+
+export async function setSchedule(db: Db, entryId: string, collectionId: string, dueAt: string): Promise<void> {
+  await db.kysely
+    .insertInto('scheduled_publications')
+    .values({ entry_id: entryId, collection_id: collectionId, due_at: dueAt })
+    .onConflict((conflict) => conflict.column('entry_id').doUpdateSet({ due_at: dueAt, collection_id: collectionId }))
+    .execute();
+}
+
+export async function clearSchedule(db: Db, entryId: string): Promise<void> {
+  await db.kysely.deleteFrom('scheduled_publications').where('entry_id', '=', entryId).execute();
+}
+
+export interface DuePublication {
+  entry_id: string;
+  collection_id: string;
+  due_at: string;
+}
+
+/**
+ * Due rows, locked for this transaction; rows another process is publishing right now are skipped,
+ * and a row is deleted in the transaction that publishes its entry, so each is published once.
+ */
+export async function claimDue(db: Db, now: string, limit: number): Promise<DuePublication[]> {
+  return lockRowsSkipLocked(
+    db,
+    db.kysely.selectFrom('scheduled_publications').selectAll().where('due_at', '<=', now).orderBy('due_at').orderBy('entry_id').limit(limit),
+  ).execute();
+}

@@ -1,0 +1,68 @@
+import { isoNow } from '../core/clock.ts';
+import type { Context } from '../core/context.ts';
+import type { AuthorizedContext } from '../core/operation.ts';
+import { inTransaction } from '../db/dialect.ts';
+import * as schemaStore from '../schema/store.ts';
+import { publishRow } from './lifecycle.ts';
+import { claimDue, clearSchedule } from './schedule-store.ts';
+import * as store from './store.ts';
+
+const batchSize = 50;
+
+/**
+ * Publishes every entry whose time has come; returns how many this call published. Each batch is one
+ * transaction that claims its schedule rows (other processes skip them), publishes and deletes them,
+ * so with any number of processes on one database each entry is published exactly once.
+ */
+export async function publishDueEntries(ctx: Omit<Context, 'principal'>): Promise<number> {
+  const system: AuthorizedContext = { ...ctx, principal: null, actor: undefined };
+  let published = 0;
+  for (;;) {
+    const { claimed, done } = await inTransaction(ctx.db, async (db) => {
+      const due = await claimDue(db, isoNow(ctx.clock), batchSize);
+      let count = 0;
+      for (const job of due) {
+        const collection = await schemaStore.loadCollectionById(db, job.collection_id);
+        const row = collection && (await store.findEntryById(db, collection.tableName, job.entry_id, { lock: true }));
+        // The schedule row is only trusted while the entry still says the same: anything else is stale.
+        if (collection && row && row._deleted_at === null && row._status === 'scheduled' && row._scheduled_at === job.due_at) {
+          await publishRow(system, db, collection, row);
+          count += 1;
+        } else {
+          await clearSchedule(db, job.entry_id);
+        }
+      }
+      return { claimed: count, done: due.length < batchSize };
+    });
+    published += claimed;
+    if (done) return published;
+  }
+}
+
+export interface Scheduler {
+  stop(): Promise<void>;
+}
+
+/** Looks for due entries every `intervalMs` (never two runs at once in one process); failures are logged and retried. */
+export function startScheduler(ctx: Omit<Context, 'principal'>, intervalMs: number): Scheduler {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= publishDueEntries(ctx)
+      .then((count) => {
+        if (count > 0) ctx.log.info({ count }, 'published scheduled entries');
+      })
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'scheduled publishing failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

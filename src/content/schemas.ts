@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { pageQuery } from '../core/pagination.ts';
+
+export const entryStatuses = ['draft', 'published', 'scheduled'] as const;
+
+const CollectionSlug = z.string().min(1).max(200).describe('Collection slug');
+const EntryRef = z.string().min(1).max(200).describe('Entry id (ULID) or slug');
+const Locale = z.string().min(1).max(35).describe('BCP 47 locale, e.g. en or pt-BR');
+const EntryData = z.record(z.string(), z.unknown()).describe('Field values by field slug; portableText fields also take a Markdown string');
+const EntrySlug = z.string().min(1).max(200).describe('URL slug; generated from data.title (else data.name) when omitted');
+const Rev = z.string().min(1).max(200).describe('The _rev of the version this change is based on; a stale one is a 409');
+
+export const CollectionParams = z.object({ collection: CollectionSlug });
+export const EntryParams = z.object({ collection: CollectionSlug, id: EntryRef });
+
+export const ListEntriesQuery = z.object({
+  status: z.enum(entryStatuses).optional(),
+  orderBy: z.string().min(1).max(63).optional().describe('createdAt (default), updatedAt, publishedAt, scheduledAt, slug, or a sortable field'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  locale: Locale.optional(),
+  ...pageQuery(50),
+});
+
+export const ListTrashQuery = z.object({ ...pageQuery(50) });
+
+export const GetEntryQuery = z.object({ locale: Locale.optional().describe('Locale for a slug lookup') });
+
+export const CreateEntryBody = z.strictObject({
+  data: EntryData,
+  slug: EntrySlug.optional(),
+  status: z.enum(['draft', 'published']).optional(),
+  locale: Locale.optional().describe('Default: the site default locale'),
+  translationOf: z.string().min(1).max(200).optional().describe('Id of the entry this one translates'),
+});
+
+export const UpdateEntryBody = z.strictObject({
+  data: EntryData.optional(),
+  slug: EntrySlug.optional(),
+  status: z.enum(['draft', 'published']).optional().describe('published saves then publishes; draft saves then unpublishes'),
+  _rev: Rev.optional(),
+});
+
+export const ScheduleBody = z.strictObject({ scheduledAt: z.string().min(1).max(64).describe('Future ISO 8601 date-time') });
+
+export const EntrySchema = z
+  .object({
+    id: z.string(),
+    type: z.string().describe('Collection slug'),
+    slug: z.string(),
+    status: z.enum(entryStatuses),
+    locale: z.string(),
+    translationGroup: z.string(),
+    data: z.record(z.string(), z.unknown()).describe("The current values (a staged draft's, for editors)"),
+    liveData: z.record(z.string(), z.unknown()).optional().describe('The live values, when a draft is staged over a published version'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    publishedAt: z.string().optional(),
+    scheduledAt: z.string().optional(),
+    deletedAt: z.string().optional().describe('Set while the entry is in the trash'),
+    _rev: z.string(),
+  })
+  .meta({ id: 'ContentItem' });
+
+export const EntryItemResponse = z.object({ item: EntrySchema });
+export const EntryListResponse = z.object({ items: z.array(EntrySchema), nextCursor: z.string().optional() });
+
+export const CompareResponse = z.object({
+  published: z.record(z.string(), z.unknown()).nullable().describe('The live values; null when never published'),
+  draft: z.record(z.string(), z.unknown()),
+  hasChanges: z.boolean(),
+});
+
+export const TranslationsResponse = z.object({
+  translationGroup: z.string(),
+  items: z.array(
+    z.object({ id: z.string(), locale: z.string(), slug: z.string(), status: z.enum(entryStatuses), updatedAt: z.string(), trashed: z.boolean() }),
+  ),
+});

@@ -1,0 +1,155 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Db } from '../db/connection.ts';
+import { runCompiled } from '../db/compiled.ts';
+import { lockRows, startsWith } from '../db/dialect.ts';
+
+/**
+ * SQL on entry tables (one per collection, docs/decisions/0005). Their names and columns are known
+ * only at run time, so Kysely sees them through this loose type; column names come from validated
+ * field slugs and the fixed system columns, never from raw input.
+ */
+type EntryTables = Record<string, Record<string, unknown>>;
+
+export interface EntryRow {
+  _id: string;
+  _slug: string;
+  _locale: string;
+  _group: string;
+  _status: EntryStatus;
+  _version: number;
+  _live: string | null;
+  _author_id: string | null;
+  _created_at: string;
+  _updated_at: string;
+  _published_at: string | null;
+  _scheduled_at: string | null;
+  _deleted_at: string | null;
+  /** Field columns, by field slug. */
+  [column: string]: unknown;
+}
+
+export type EntryStatus = 'draft' | 'published' | 'scheduled';
+
+function entries(db: Db): Kysely<EntryTables> {
+  return db.kysely as unknown as Kysely<EntryTables>;
+}
+
+export async function insertEntry(db: Db, table: string, row: EntryRow): Promise<void> {
+  await entries(db).insertInto(table).values(row).execute();
+}
+
+export async function findEntryById(db: Db, table: string, id: string, options: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
+  if (options.lock) return (await lockRows(db, entries(db).selectFrom(table).selectAll().where('_id', '=', id)).executeTakeFirst()) as EntryRow | undefined;
+  // The read every GET of an entry makes: compiled once per table.
+  const rows = await runCompiled(db, `entry.byId:${table}`, (kysely) => (kysely as unknown as Kysely<EntryTables>).selectFrom(table).selectAll().where('_id', '=', ''), [id]);
+  return rows[0] as EntryRow | undefined;
+}
+
+/** An entry by slug: in the given locale, else the first one created with that slug. */
+export async function findEntryBySlug(db: Db, table: string, slug: string, locale: string | undefined, options: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
+  let query = entries(db).selectFrom(table).selectAll().where('_slug', '=', slug).orderBy('_created_at').orderBy('_id').limit(1);
+  if (locale !== undefined) query = query.where('_locale', '=', locale);
+  return (await (options.lock ? lockRows(db, query) : query).executeTakeFirst()) as EntryRow | undefined;
+}
+
+/**
+ * Writes the given columns and counts the save. With `expectedVersion` the write happens only if no
+ * other save came first; the result says whether it did, so two writers holding the same `_rev`
+ * cannot both succeed.
+ */
+export async function updateEntry(db: Db, table: string, id: string, changes: Record<string, unknown>, expectedVersion?: number): Promise<boolean> {
+  let query = entries(db)
+    .updateTable(table)
+    .set({ ...changes, _version: sql`_version + 1` })
+    .where('_id', '=', id);
+  if (expectedVersion !== undefined) query = query.where('_version', '=', expectedVersion);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteEntry(db: Db, table: string, id: string): Promise<void> {
+  await entries(db).deleteFrom(table).where('_id', '=', id).execute();
+}
+
+/** Which of `slugs` are in use in a collection and locale (trashed entries keep theirs); served by the slug index. */
+export async function slugsTaken(db: Db, table: string, slugs: string[], locale: string): Promise<string[]> {
+  const rows = await entries(db).selectFrom(table).select('_slug').where('_locale', '=', locale).where('_slug', 'in', slugs).execute();
+  return rows.map((row) => row._slug as string);
+}
+
+/** Every slug in use in a collection and locale that starts with `base`: a scan, for when many are. */
+export async function slugsStartingWith(db: Db, table: string, base: string, locale: string): Promise<string[]> {
+  const rows = await entries(db).selectFrom(table).select('_slug').where('_locale', '=', locale).where(startsWith('_slug', base)).execute();
+  return rows.map((row) => row._slug as string);
+}
+
+export async function slugTaken(db: Db, table: string, slug: string, locale: string, exceptId?: string): Promise<boolean> {
+  let query = entries(db).selectFrom(table).select('_id').where('_slug', '=', slug).where('_locale', '=', locale);
+  if (exceptId !== undefined) query = query.where('_id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Ids among `ids` that exist (and are not trashed) in a table: for reference checks, one query per target. */
+export async function existingIds(db: Db, table: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await entries(db).selectFrom(table).select('_id').where('_id', 'in', ids).where('_deleted_at', 'is', null).execute();
+  return new Set(rows.map((row) => row._id as string));
+}
+
+/** Entries other than `exceptId` holding `value` in a unique column, in a locale. */
+export async function valueTaken(db: Db, table: string, column: string, value: unknown, locale: string, exceptId?: string): Promise<boolean> {
+  let query = entries(db).selectFrom(table).select('_id').where(column, '=', value).where('_locale', '=', locale);
+  if (exceptId !== undefined) query = query.where('_id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function groupMembers(db: Db, table: string, group: string): Promise<EntryRow[]> {
+  return (await entries(db).selectFrom(table).selectAll().where('_group', '=', group).orderBy('_created_at').orderBy('_id').execute()) as EntryRow[];
+}
+
+export interface ListQuery {
+  /** Column to order by; NULLs come first ascending and last descending, on both engines. */
+  column: string;
+  direction: 'asc' | 'desc';
+  /** The (value, id) of the last row of the previous page. */
+  after?: [unknown, string];
+  limit: number;
+  filters: Expression<SqlBool>[];
+}
+
+/**
+ * One page plus one row (to tell whether another page follows), in one statement whatever the page
+ * size, served by the `(column, _id)` index.
+ */
+export async function listEntries(db: Db, table: string, list: ListQuery): Promise<EntryRow[]> {
+  const { column, direction } = list;
+  let query = entries(db).selectFrom(table).selectAll();
+  for (const filter of list.filters) query = query.where(filter);
+  if (list.after) query = query.where(afterKey(column, direction, list.after));
+  query = query
+    .orderBy(column, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
+    .orderBy('_id', direction)
+    .limit(list.limit + 1);
+  return (await query.execute()) as EntryRow[];
+}
+
+/** The keyset condition "after (value, id)" in the list's order, NULLs included. */
+function afterKey(column: string, direction: 'asc' | 'desc', [value, id]: [unknown, string]): Expression<SqlBool> {
+  const ref = sql.ref(column);
+  if (direction === 'asc') {
+    return value === null
+      ? sql<SqlBool>`((${ref} is null and _id > ${id}) or ${ref} is not null)`
+      : sql<SqlBool>`(${ref} > ${value} or (${ref} = ${value} and _id > ${id}))`;
+  }
+  return value === null
+    ? sql<SqlBool>`(${ref} is null and _id < ${id})`
+    : sql<SqlBool>`(${ref} < ${value} or (${ref} = ${value} and _id < ${id}) or ${ref} is null)`;
+}
+
+export const filters = {
+  notTrashed: sql<SqlBool>`_deleted_at is null`,
+  trashed: sql<SqlBool>`_deleted_at is not null`,
+  live: sql<SqlBool>`_published_at is not null`,
+  status: (status: EntryStatus) => sql<SqlBool>`_status = ${status}`,
+  locale: (locale: string) => sql<SqlBool>`_locale = ${locale}`,
+};

@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import type { Db } from './connection.ts';
+
+/**
+ * The DDL of entry tables: one table per collection, one column per field (docs/decisions/0005).
+ * System columns start with `_`, which field slugs (`^[a-z][a-z0-9_]*$`) never do, so a field can be
+ * named anything the slug rules allow. Table and index names derive from ULIDs, not slugs, so they
+ * stay within PostgreSQL's 63-byte identifier limit.
+ */
+
+export type ColumnKind = 'text' | 'real' | 'integer';
+
+export function entryTableName(collectionId: string): string {
+  return `ec_${collectionId.toLowerCase()}`;
+}
+
+function sortIndexName(fieldId: string): string {
+  return `ix_${fieldId.toLowerCase()}`;
+}
+
+function uniqueIndexName(fieldId: string): string {
+  return `ux_${fieldId.toLowerCase()}`;
+}
+
+function columnType(db: Db, kind: ColumnKind) {
+  if (kind === 'text') return 'text' as const;
+  if (kind === 'integer') return db.dialect === 'postgres' ? ('bigint' as const) : ('integer' as const);
+  return db.dialect === 'postgres' ? ('double precision' as const) : ('real' as const);
+}
+
+/** The system columns every entry has, and the indexes behind the system sort orders and lookups. */
+export async function createEntryTable(db: Db, table: string): Promise<void> {
+  await db.kysely.schema
+    .createTable(table)
+    .addColumn('_id', 'text', (column) => column.primaryKey())
+    .addColumn('_slug', 'text', (column) => column.notNull())
+    .addColumn('_locale', 'text', (column) => column.notNull())
+    // The id of the translation group's source entry (the entry's own id when it has no source).
+    .addColumn('_group', 'text', (column) => column.notNull())
+    .addColumn('_status', 'text', (column) => column.notNull())
+    // Counts saves; the `_rev` token is made from it.
+    .addColumn('_version', 'integer', (column) => column.notNull())
+    // Field values of the live version while a newer draft is staged in the field columns (JSON).
+    .addColumn('_live', 'text')
+    .addColumn('_author_id', 'text')
+    .addColumn('_created_at', 'text', (column) => column.notNull())
+    .addColumn('_updated_at', 'text', (column) => column.notNull())
+    .addColumn('_published_at', 'text')
+    .addColumn('_scheduled_at', 'text')
+    .addColumn('_deleted_at', 'text')
+    .execute();
+  const index = (name: string, columns: string[], unique = false) => {
+    const builder = db.kysely.schema.createIndex(`${table}_${name}`).on(table).columns(columns);
+    return (unique ? builder.unique() : builder).execute();
+  };
+  await index('slug', ['_slug', '_locale'], true);
+  await index('group', ['_group']);
+  for (const column of ['_created_at', '_updated_at', '_published_at', '_scheduled_at']) {
+    await createSortIndex(db, `${table}${column}`, table, column);
+  }
+  // Partial, so it serves the trash list and is never what a planner picks for lists outside the trash.
+  await db.kysely.schema.createIndex(`${table}_trash`).on(table).columns(['_deleted_at', '_id']).where(sql.ref('_deleted_at'), 'is not', null).execute();
+}
+
+export async function dropEntryTable(db: Db, table: string): Promise<void> {
+  await db.kysely.schema.dropTable(table).ifExists().execute();
+}
+
+/** Adding a nullable column is a catalogue change on both engines: no existing row is rewritten. */
+export async function addFieldColumn(db: Db, table: string, column: string, kind: ColumnKind): Promise<void> {
+  await db.kysely.schema.alterTable(table).addColumn(column, columnType(db, kind)).execute();
+}
+
+/** Dropping a column drops its indexes first (SQLite refuses to drop an indexed column). */
+export async function dropFieldColumn(db: Db, table: string, column: string, fieldId: string): Promise<void> {
+  await setFieldIndexes(db, table, column, fieldId, { sortable: false, unique: false });
+  await db.kysely.schema.alterTable(table).dropColumn(column).execute();
+}
+
+/**
+ * An index that serves `ORDER BY column, _id` both ways with NULLs first when ascending, the order
+ * lists use on both engines. SQLite already puts NULLs first; PostgreSQL is told to.
+ */
+async function createSortIndex(db: Db, name: string, table: string, column: string): Promise<void> {
+  const builder = db.kysely.schema.createIndex(name).on(table);
+  const withColumns = db.dialect === 'postgres' ? builder.expression(sql`${sql.ref(column)} asc nulls first, "_id"`) : builder.columns([column, '_id']);
+  await withColumns.execute();
+}
+
+/**
+ * Brings a field's indexes to what its definition asks: a sort index `(column, _id)` for sortable
+ * types (lists ordered by the field, keyset pages), and a unique index `(column, _locale)` for
+ * `unique` fields, so the database itself refuses a duplicate, even between two racing writers.
+ */
+export async function setFieldIndexes(
+  db: Db,
+  table: string,
+  column: string,
+  fieldId: string,
+  wanted: { sortable: boolean; unique: boolean },
+): Promise<void> {
+  const sortIndex = sortIndexName(fieldId);
+  const uniqueIndex = uniqueIndexName(fieldId);
+  await db.kysely.schema.dropIndex(sortIndex).ifExists().execute();
+  await db.kysely.schema.dropIndex(uniqueIndex).ifExists().execute();
+  if (wanted.sortable) await createSortIndex(db, sortIndex, table, column);
+  if (wanted.unique) await db.kysely.schema.createIndex(uniqueIndex).on(table).columns([column, '_locale']).unique().execute();
+}
+
+/** True when the table holds any entry, trashed ones included. */
+export async function entryTableHasRows(db: Db, table: string): Promise<boolean> {
+  const row = await db.kysely.selectFrom(table as never).select(sql<number>`1`.as('found')).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Gives a column a new kind (integer → real is the one type change that needs it). SQLite columns
+ * take any value of their affinity's neighbours as is, so only PostgreSQL rewrites the column.
+ */
+export async function setColumnKind(db: Db, table: string, column: string, kind: ColumnKind): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  await db.kysely.schema.alterTable(table).alterColumn(column, (alter) => alter.setDataType(columnType(db, kind))).execute();
+}

@@ -1,0 +1,144 @@
+import type { Context as HonoContext, Hono } from 'hono';
+import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../core/context.ts';
+import { AppError, unauthorized } from '../core/errors.ts';
+import { toJsonText } from '../core/raw-json.ts';
+import { failure } from '../http/envelope.ts';
+import { requestHeader } from '../http/request-context.ts';
+import type { AppEnv } from '../http/types.ts';
+import { createMcpEndpoint, type McpEndpoint } from './server.ts';
+import type { Tool } from './tool.ts';
+
+const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** What the SDK's transport accepts in one POST; batches exist only in protocol versions before 2025-06-18. */
+const maxBatchSize = 100;
+
+/**
+ * `POST {basePath}/mcp`: stateless Streamable HTTP (DECISIONS §5). Each POST stands alone and is
+ * answered with JSON; GET and DELETE get the API's 405 (no event stream, no session to close).
+ */
+export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], publicUrl: string | undefined): void {
+  const endpoint = createMcpEndpoint(tools);
+  app.post(`${basePath}/mcp`, async (c) => {
+    let context: Context;
+    try {
+      context = await c.get('resolveContext')(true);
+      if (!context.principal) throw unauthorized();
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) return internalError(c, error);
+      // The header starts the client's OAuth discovery (mcp.md §5).
+      const metadata = `${publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin}/.well-known/oauth-protected-resource`;
+      return failure(c, error, { 'www-authenticate': `Bearer resource_metadata="${metadata}"` });
+    }
+    try {
+      return await answer(c, endpoint, context);
+    } catch (error) {
+      return internalError(c, error);
+    }
+  });
+}
+
+async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Context): Promise<Response> {
+  if (!acceptsJson(requestHeader(c, 'accept'))) return protocolError(c, 406, -32000, 'Not Acceptable: the client must accept application/json');
+  if (!jsonType.test(requestHeader(c, 'content-type') ?? '')) {
+    return protocolError(c, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const version = requestHeader(c, 'mcp-protocol-version');
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return protocolError(c, 400, -32000, `Unsupported protocol version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  const messages = parseMessages(c, await c.req.text());
+  if (messages instanceof Response) return messages;
+
+  const requests = messages.list.filter((message): message is JSONRPCRequest => 'method' in message && 'id' in message);
+  // Notifications (initialized, cancelled) and replies change nothing on a server without sessions.
+  if (requests.length === 0) return respond(c, 202, null);
+  // In order, so a batch that creates then publishes does so in that order.
+  const responses = [];
+  for (const request of requests) responses.push(await endpoint.handle(request, context));
+  return respond(c, 200, toJsonText(messages.batch ? responses : responses[0]));
+}
+
+function parseMessages(c: HonoContext<AppEnv>, text: string): { list: JSONRPCMessage[]; batch: boolean } | Response {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return protocolError(c, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  }
+  const batch = Array.isArray(body);
+  const raw: unknown[] = Array.isArray(body) ? body : [body];
+  if (raw.length === 0 || raw.length > maxBatchSize) {
+    return protocolError(c, 400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${maxBatchSize} messages`);
+  }
+  const list: JSONRPCMessage[] = [];
+  for (const item of raw) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return protocolError(c, 400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+    list.push(parsed.data);
+  }
+  return { list, batch };
+}
+
+/** No header, `*\/*`, `application/*` or `application/json`: this server always answers JSON. */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const type = range.split(';')[0]!.trim().toLowerCase();
+    return type === 'application/json' || type === '*/*' || type === 'application/*';
+  });
+}
+
+/** Transport-level failures: a JSON-RPC error without a request id, and nothing of the cause. */
+function internalError(c: HonoContext<AppEnv>, error: unknown): Response {
+  c.get('log').error({ err: error }, 'MCP request failed');
+  return protocolError(c, 500, ErrorCode.InternalError, 'Internal error');
+}
+
+function protocolError(c: HonoContext<AppEnv>, status: number, code: number, message: string): Response {
+  return respond(c, status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** Built with the request's fixed headers as a plain object, as the REST envelope does (http/envelope.ts). */
+function respond(c: HonoContext<AppEnv>, status: number, body: string | null): Response {
+  c.set('responseHeadersApplied', true);
+  const headers = body === null ? c.get('responseHeaders') : { ...c.get('responseHeaders'), 'content-type': 'application/json' };
+  return new Response(body, { status, headers });
+}
+
+/**
+ * The endpoint's entry in the OpenAPI document, which describes every route under the API path. Its
+ * tools are not REST operations: `tools/list` describes them, with a JSON Schema for each.
+ */
+export function describeMcpEndpoint(document: { paths?: unknown }, basePath: string): void {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcMessage' } } } });
+  const paths = document.paths as Record<string, unknown>;
+  paths[`${basePath}/mcp`] = {
+    post: {
+      operationId: 'mcp',
+      summary: 'MCP server (stateless Streamable HTTP, JSON responses)',
+      description: 'JSON-RPC 2.0 messages of the Model Context Protocol: initialize (optional), ping, tools/list, tools/call. GET and DELETE answer 405.',
+      tags: ['MCP'],
+      security: [{ bearerAuth: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcMessage' } } } },
+      responses: {
+        '200': { description: 'The JSON-RPC response (an array for a batch)', content: { 'application/json': { schema: {} } } },
+        '202': { description: 'Notifications only: accepted, no body' },
+        '400': error('Not JSON, not JSON-RPC 2.0, or an unsupported MCP-Protocol-Version'),
+        '401': {
+          description: 'Missing or invalid credential; WWW-Authenticate names the protected resource metadata',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        },
+        '406': error('The client does not accept application/json'),
+        '415': error('The body is not declared as application/json'),
+      },
+    },
+  };
+  const components = (document as { components: { schemas: Record<string, unknown> } }).components.schemas;
+  components.JsonRpcMessage = {
+    type: 'object',
+    properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } },
+    required: ['jsonrpc'],
+  };
+}

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import { isoNow } from '../core/clock.ts';
+import { notFound, validationError } from '../core/errors.ts';
+import { defineOperation } from '../core/operation.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { columnData, toColumns, toEntry, type Entry } from '../content/entries.ts';
+import { loadEntry, requireEditorView, requireEntry } from '../content/lookup.ts';
+import { contentRead, contentWrite } from '../content/operations.ts';
+import { recordRevision, stagesDraft } from '../content/saving.ts';
+import * as entryStore from '../content/store.ts';
+import type { LoadedCollection } from '../schema/store.ts';
+import * as schemaStore from '../schema/store.ts';
+import type { RevisionSchema } from './schemas.ts';
+import * as store from './store.ts';
+
+type Revision = z.infer<typeof RevisionSchema>;
+
+function toRevision(collection: string, row: store.RevisionRow): Revision {
+  const revision: Revision = { id: row.id, collection, entryId: row.entry_id, slug: row.slug, data: JSON.parse(row.data), createdAt: row.created_at };
+  if (row.author_id !== null) revision.authorId = row.author_id;
+  return revision;
+}
+
+function requireRevisions(collection: LoadedCollection): void {
+  if (!collection.supports.includes('revisions')) {
+    throw validationError([{ path: 'collection', message: `Collection ${collection.slug} does not keep revisions (supports has no "revisions")` }]);
+  }
+}
+
+export const listRevisions = defineOperation({
+  name: 'revisions.list',
+  access: contentRead,
+  async run(ctx, input: { collection: string; id: string; limit: number }): Promise<{ items: Revision[]; total: number }> {
+    requireEditorView(ctx, 'Revisions');
+    const { collection, row } = await loadEntry(ctx, ctx.db, input, { includeTrashed: true });
+    requireRevisions(collection);
+    const rows = await store.listRevisionRows(ctx.db, row._id, input.limit);
+    return { items: rows.map((revision) => toRevision(collection.slug, revision)), total: await store.countRevisions(ctx.db, row._id) };
+  },
+});
+
+/** A revision and the collection it belongs to; a revision of a collection since deleted is gone with it. */
+async function requireRevision(db: Parameters<typeof store.findRevision>[0], id: string) {
+  const row = await store.findRevision(db, id);
+  const collection = row && (await schemaStore.loadCollectionById(db, row.collection_id));
+  if (!row || !collection) throw notFound(`Revision ${id}`);
+  return { row, collection };
+}
+
+export const getRevision = defineOperation({
+  name: 'revisions.get',
+  access: contentRead,
+  async run(ctx, input: { revisionId: string }): Promise<{ item: Revision }> {
+    requireEditorView(ctx, 'Revisions');
+    const { row, collection } = await requireRevision(ctx.db, input.revisionId);
+    return { item: toRevision(collection.slug, row) };
+  },
+});
+
+/**
+ * The revision's values become the current draft (fields removed since are ignored, fields added since
+ * keep their value); a live entry keeps its live version until published. Adds a revision; never publishes.
+ */
+export const restoreRevision = defineOperation({
+  name: 'revisions.restore',
+  access: contentWrite,
+  async run(ctx, input: { revisionId: string }): Promise<{ item: Entry }> {
+    return inTransaction(ctx.db, async (db) => {
+      const { row: revision, collection } = await requireRevision(db, input.revisionId);
+      const entry = await requireEntry(db, collection, { ref: revision.entry_id, view: 'editor', lock: true });
+      const stored = JSON.parse(revision.data) as Record<string, unknown>;
+      const values = Object.fromEntries(collection.fields.filter((field) => Object.hasOwn(stored, field.slug)).map((field) => [field.slug, stored[field.slug]]));
+      const now = isoNow(ctx.clock);
+      const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
+      if (stagesDraft(collection, entry)) changes._live = JSON.stringify(columnData(collection.fields, entry));
+      await entryStore.updateEntry(db, collection.tableName, entry._id, changes);
+      const saved = (await entryStore.findEntryById(db, collection.tableName, entry._id))!;
+      await recordRevision(ctx, db, collection, saved, now);
+      return { item: toEntry(collection, saved, 'editor') };
+    });
+  },
+});

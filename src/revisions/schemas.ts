@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { EntryParams } from '../content/schemas.ts';
+
+export const RevisionSchema = z
+  .object({
+    id: z.string(),
+    collection: z.string().describe('Collection slug'),
+    entryId: z.string(),
+    slug: z.string().describe("The entry's slug at that save"),
+    data: z.record(z.string(), z.unknown()),
+    authorId: z.string().optional(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Revision' });
+
+export const EntryRevisionsParams = EntryParams;
+export const RevisionParams = z.object({ revisionId: z.string().min(1).max(64) });
+
+export const ListRevisionsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('How many of the newest revisions, 1-100'),
+});
+
+export const RevisionItemResponse = z.object({ item: RevisionSchema });
+export const RevisionListResponse = z.object({ items: z.array(RevisionSchema), total: z.number().int().describe('All revisions of the entry') });

@@ -1,0 +1,331 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { isoNow } from '../core/clock.ts';
+import { AppError, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import { roles } from '../core/roles.ts';
+import type { Db } from '../db/connection.ts';
+import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
+import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
+import { columnKind } from '../content/field-values.ts';
+import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
+import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
+import * as store from './store.ts';
+import { sortableFieldTypes, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
+
+const schemaRead = access.scope('schema:read', roles.editor);
+const schemaWrite = access.scope('schema:write', roles.admin);
+
+/** The API's own path words and `id` (DECISIONS §4). */
+const reservedCollectionSlugs = new Set([
+  'content', 'media', 'schema', 'search', 'sections', 'settings', 'menus', 'taxonomies', 'widget_areas', 'users', 'admin',
+  'auth', 'import', 'plugins', 'revisions', 'mcp', 'oauth', 'setup', 'id',
+]);
+
+/** The item's own keys and system timestamps (DECISIONS §4). */
+const reservedFieldSlugs = new Set([
+  'id', 'type', 'slug', 'status', 'data', 'locale', 'version', 'rev', 'created_at', 'updated_at', 'published_at', 'scheduled_at', 'deleted_at',
+]);
+
+type CollectionItem = { item: CollectionDefinition & { fields?: FieldDefinition[] } };
+type FieldItem = { item: FieldDefinition };
+type FieldList = { items: FieldDefinition[] };
+
+export async function requireCollection(db: Db, slug: string): Promise<store.LoadedCollection> {
+  const collection = await store.loadCollection(db, slug);
+  if (!collection) throw notFound(`Collection ${slug}`);
+  return collection;
+}
+
+function requireField(collection: CollectionSchema, slug: string): FieldDefinition {
+  const field = collection.fields.find((candidate) => candidate.slug === slug);
+  if (!field) throw notFound(`Field ${slug} of collection ${collection.slug}`);
+  return field;
+}
+
+function withoutTable({ tableName: _table, ...collection }: store.LoadedCollection): CollectionSchema {
+  return collection;
+}
+
+export const listCollections = defineOperation({
+  name: 'schema.listCollections',
+  access: schemaRead,
+  async run(ctx): Promise<{ items: CollectionDefinition[] }> {
+    return { items: (await store.listCollectionRows(ctx.db)).map(store.toCollection) };
+  },
+});
+
+export const getCollection = defineOperation({
+  name: 'schema.getCollection',
+  access: schemaRead,
+  async run(ctx, input: { slug: string; includeFields?: boolean }): Promise<CollectionItem> {
+    const { fields, ...collection } = withoutTable(await requireCollection(ctx.db, input.slug));
+    return { item: input.includeFields ? { ...collection, fields } : collection };
+  },
+});
+
+export const createCollection = defineOperation({
+  name: 'schema.createCollection',
+  access: schemaWrite,
+  async run(ctx, input: z.output<typeof CreateCollectionBody>): Promise<CollectionItem> {
+    if (reservedCollectionSlugs.has(input.slug)) {
+      throw new AppError('RESERVED_SLUG', `The collection slug ${input.slug} is reserved`, { issues: [{ path: 'slug', message: 'Reserved' }] });
+    }
+    const now = isoNow(ctx.clock);
+    const id = newId();
+    const row: store.CollectionRow = {
+      id,
+      slug: input.slug,
+      label: input.label,
+      label_singular: input.labelSingular ?? null,
+      description: input.description ?? null,
+      icon: input.icon ?? null,
+      supports: JSON.stringify(input.supports ?? ['drafts', 'revisions']),
+      table_name: entryTableName(id),
+      created_at: now,
+      updated_at: now,
+    };
+    await uniqueSlug(`A collection with slug ${input.slug} already exists`, () =>
+      inTransaction(ctx.db, async (db) => {
+        await store.insertCollection(db, row);
+        await createEntryTable(db, row.table_name);
+      }),
+    );
+    return { item: store.toCollection(row) };
+  },
+});
+
+export const updateCollection = defineOperation({
+  name: 'schema.updateCollection',
+  access: schemaWrite,
+  async run(ctx, input: { slug: string } & z.output<typeof UpdateCollectionBody>): Promise<CollectionItem> {
+    return inTransaction(ctx.db, async (db) => {
+      const existing = await store.findCollectionRow(db, input.slug);
+      if (!existing) throw notFound(`Collection ${input.slug}`);
+      const changes: Partial<store.CollectionRow> = { updated_at: isoNow(ctx.clock) };
+      if (input.label !== undefined) changes.label = input.label;
+      if (input.labelSingular !== undefined) changes.label_singular = input.labelSingular;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.icon !== undefined) changes.icon = input.icon;
+      if (input.supports !== undefined) changes.supports = JSON.stringify(input.supports);
+      await store.updateCollectionRow(db, existing.id, changes);
+      return { item: store.toCollection({ ...existing, ...changes }) };
+    });
+  },
+});
+
+export const deleteCollection = defineOperation({
+  name: 'schema.deleteCollection',
+  access: schemaWrite,
+  async run(ctx, input: { slug: string; force?: boolean }): Promise<{ success: true }> {
+    return inTransaction(ctx.db, async (db) => {
+      const existing = await store.findCollectionRow(db, input.slug);
+      if (!existing) throw notFound(`Collection ${input.slug}`);
+      // A reference field of another collection would point at nothing; it must go first.
+      const referencing = (await store.listReferenceFields(db))
+        .filter((field) => field.target === existing.slug && field.collection !== existing.slug)
+        .map((field) => `${field.collection}.${field.slug}`);
+      if (referencing.length > 0) {
+        throw new AppError('SCHEMA_ERROR', `Collection ${input.slug} is the target of reference fields (${referencing.join(', ')}); delete or change them first`, {
+          reason: 'referenced',
+          fields: referencing,
+        });
+      }
+      if (!input.force && (await entryTableHasRows(db, existing.table_name))) {
+        throw new AppError('SCHEMA_ERROR', `Collection ${input.slug} has content; pass force=true to delete it with its content`, { reason: 'has_content' });
+      }
+      // Fields, revisions and schedules go with the row (foreign keys cascade).
+      await store.deleteCollectionRow(db, existing.id);
+      await dropEntryTable(db, existing.table_name);
+      return { success: true as const };
+    });
+  },
+});
+
+export const listFields = defineOperation({
+  name: 'schema.listFields',
+  access: schemaRead,
+  async run(ctx, input: { slug: string }): Promise<FieldList> {
+    return { items: (await requireCollection(ctx.db, input.slug)).fields };
+  },
+});
+
+export const createField = defineOperation({
+  name: 'schema.createField',
+  access: schemaWrite,
+  async run(ctx, input: { collection: string } & z.output<typeof CreateFieldBody>): Promise<FieldItem> {
+    if (reservedFieldSlugs.has(input.slug)) {
+      throw new AppError('RESERVED_SLUG', `The field slug ${input.slug} is reserved`, { issues: [{ path: 'slug', message: 'Reserved' }] });
+    }
+    const definition = {
+      type: input.type,
+      required: input.required ?? false,
+      unique: input.unique ?? false,
+      defaultValue: input.defaultValue,
+      validation: input.validation ?? {},
+      options: input.options ?? {},
+    };
+    await assertValidDefinition(ctx, definition);
+    return uniqueSlug(`Collection ${input.collection} already has a field ${input.slug}`, () =>
+      inTransaction(ctx.db, async (db) => {
+        const collection = await requireCollection(db, input.collection);
+        if (collection.fields.some((field) => field.slug === input.slug)) {
+          throw new AppError('DUPLICATE_SLUG', `Collection ${input.collection} already has a field ${input.slug}`);
+        }
+        const now = isoNow(ctx.clock);
+        const row: store.FieldRow = {
+          id: newId(),
+          collection_id: collection.id,
+          slug: input.slug,
+          label: input.label,
+          type: input.type,
+          required: definition.required ? 1 : 0,
+          is_unique: definition.unique ? 1 : 0,
+          default_value: definition.defaultValue === undefined ? null : JSON.stringify(definition.defaultValue),
+          validation: JSON.stringify(definition.validation),
+          options: JSON.stringify(definition.options),
+          searchable: input.searchable ? 1 : 0,
+          translatable: input.translatable === false ? 0 : 1,
+          sort_order: collection.fields.reduce((highest, field) => Math.max(highest, field.sortOrder + 1), 0),
+          created_at: now,
+          updated_at: now,
+        };
+        await store.insertField(db, row);
+        await addFieldColumn(db, collection.tableName, row.slug, columnKind(input.type));
+        await setFieldIndexes(db, collection.tableName, row.slug, row.id, { sortable: sortableFieldTypes.includes(input.type), unique: definition.unique });
+        await store.touchCollection(db, collection.id, now);
+        return { item: store.toField(row) };
+      }),
+    );
+  },
+});
+
+export const updateField = defineOperation({
+  name: 'schema.updateField',
+  access: schemaWrite,
+  async run(ctx, input: { collectionSlug: string; fieldSlug: string } & z.output<typeof UpdateFieldBody>): Promise<FieldItem> {
+    return inTransaction(ctx.db, async (db) => {
+      const collection = await requireCollection(db, input.collectionSlug);
+      const field = requireField(collection, input.fieldSlug);
+      const next: FieldDefinition = {
+        ...field,
+        label: input.label ?? field.label,
+        type: input.type ?? field.type,
+        required: input.required ?? field.required,
+        unique: input.unique ?? field.unique,
+        validation: input.validation ?? field.validation,
+        options: input.options ?? field.options,
+        searchable: input.searchable ?? field.searchable,
+        translatable: input.translatable ?? field.translatable,
+        updatedAt: isoNow(ctx.clock),
+      };
+      if (input.defaultValue === null) delete next.defaultValue;
+      else if (input.defaultValue !== undefined) next.defaultValue = input.defaultValue;
+      if (next.type !== field.type) {
+        const problem = typeChangeProblem(field.type, next.type);
+        if (problem) throw new AppError('SCHEMA_ERROR', `Cannot change ${field.slug} from ${field.type} to ${next.type}: ${problem}`, { reason: 'type_change' });
+        const kept = rulesForType(next.type, next.validation, next.options);
+        if (input.validation === undefined) next.validation = kept.validation;
+        if (input.options === undefined) next.options = kept.options;
+        if (columnKind(next.type) !== columnKind(field.type)) await setColumnKind(db, collection.tableName, field.slug, columnKind(next.type));
+      }
+      await assertValidDefinition({ ...ctx, db }, next);
+      await store.updateFieldRow(db, field.id, {
+        label: next.label,
+        type: next.type,
+        required: next.required ? 1 : 0,
+        is_unique: next.unique ? 1 : 0,
+        default_value: next.defaultValue === undefined ? null : JSON.stringify(next.defaultValue),
+        validation: JSON.stringify(next.validation),
+        options: JSON.stringify(next.options),
+        searchable: next.searchable ? 1 : 0,
+        translatable: next.translatable ? 1 : 0,
+        updated_at: next.updatedAt,
+      });
+      const sortable = (type: FieldDefinition['type']) => sortableFieldTypes.includes(type);
+      if (next.unique !== field.unique || sortable(next.type) !== sortable(field.type)) {
+        try {
+          await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sortable: sortable(next.type), unique: next.unique });
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          throw new AppError('SCHEMA_ERROR', `Field ${field.slug} cannot become unique: existing entries share a value`, { reason: 'not_unique' });
+        }
+      }
+      await store.touchCollection(db, collection.id, next.updatedAt);
+      return { item: next };
+    });
+  },
+});
+
+export const deleteField = defineOperation({
+  name: 'schema.deleteField',
+  access: schemaWrite,
+  async run(ctx, input: { collectionSlug: string; fieldSlug: string }): Promise<{ success: true }> {
+    return inTransaction(ctx.db, async (db) => {
+      const collection = await requireCollection(db, input.collectionSlug);
+      const field = requireField(collection, input.fieldSlug);
+      await store.deleteFieldRow(db, field.id);
+      await dropFieldColumn(db, collection.tableName, field.slug, field.id);
+      await store.touchCollection(db, collection.id, isoNow(ctx.clock));
+      return { success: true as const };
+    });
+  },
+});
+
+export const reorderFields = defineOperation({
+  name: 'schema.reorderFields',
+  access: schemaWrite,
+  async run(ctx, input: { slug: string } & z.output<typeof ReorderFieldsBody>): Promise<FieldList> {
+    return inTransaction(ctx.db, async (db) => {
+      const collection = await requireCollection(db, input.slug);
+      const known = new Set(collection.fields.map((field) => field.slug));
+      const given = new Set(input.fieldSlugs);
+      if (given.size !== input.fieldSlugs.length || given.size !== known.size || input.fieldSlugs.some((slug) => !known.has(slug))) {
+        throw validationError([{ path: 'fieldSlugs', message: `Must list every field of ${input.slug} exactly once: ${[...known].join(', ')}` }]);
+      }
+      const now = isoNow(ctx.clock);
+      const bySlug = new Map(collection.fields.map((field) => [field.slug, field]));
+      const items = input.fieldSlugs.map((slug, index) => ({ ...bySlug.get(slug)!, sortOrder: index, updatedAt: now }));
+      for (const field of items) await store.updateFieldRow(db, field.id, { sort_order: field.sortOrder, updated_at: now });
+      await store.touchCollection(db, collection.id, now);
+      return { items };
+    });
+  },
+});
+
+/** Field definition rules, plus the one that needs the database: a reference's target must exist. */
+async function assertValidDefinition(
+  ctx: Pick<AuthorizedContext, 'db'>,
+  definition: Pick<FieldDefinition, 'type' | 'required' | 'unique' | 'defaultValue' | 'validation' | 'options'>,
+): Promise<void> {
+  const issues = fieldDefinitionIssues(definition);
+  const target = definition.options.collection;
+  if (definition.type === 'reference' && target !== undefined && !(await store.findCollectionRow(ctx.db, target))) {
+    issues.push({ path: 'options.collection', message: `No collection ${target}` });
+  }
+  if (issues.length > 0) throw validationError(issues);
+}
+
+/** A racing writer that took the slug first surfaces as the database's unique violation. */
+async function uniqueSlug<T>(message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('DUPLICATE_SLUG', message);
+    throw error;
+  }
+}
+
+export const exportSchema = defineOperation({
+  name: 'schema.export',
+  access: schemaRead,
+  async run(ctx): Promise<{ collections: CollectionSchema[]; version: string }> {
+    const fieldRows = await store.listFieldRows(ctx.db);
+    const collections = (await store.listCollectionRows(ctx.db)).map((row) => ({
+      ...store.toCollection(row),
+      fields: fieldRows.filter((field) => field.collection_id === row.id).map(store.toField),
+    }));
+    return { collections, version: createHash('sha256').update(JSON.stringify(collections)).digest('base64url').slice(0, 16) };
+  },
+});

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { BooleanQuery } from '../core/schemas.ts';
+import { collectionFeatures, fieldTypes } from './types.ts';
+
+/** Collection and field slugs (DECISIONS §4): a letter, then letters, digits and `_`; at most 63. */
+export const SchemaSlug = z
+  .string()
+  .max(63, 'At most 63 characters')
+  .regex(/^[a-z][a-z0-9_]*$/, 'Must match ^[a-z][a-z0-9_]*$ (a lower-case letter, then lower-case letters, digits or _)');
+
+/** A slug in a path: any text, so an unknown one is a 404 rather than a pattern error. */
+export const SlugParam = z.string().min(1).max(200);
+
+const Label = z.string().trim().min(1).max(200);
+const Description = z.string().max(2000);
+const Icon = z.string().max(100);
+const Supports = z.array(z.enum(collectionFeatures)).max(collectionFeatures.length).refine((list) => new Set(list).size === list.length, 'Must not repeat a feature');
+
+export const CreateCollectionBody = z.strictObject({
+  slug: SchemaSlug,
+  label: Label.describe('Plural display name'),
+  labelSingular: Label.optional(),
+  description: Description.optional(),
+  icon: Icon.optional(),
+  supports: Supports.optional().describe('Default: drafts, revisions'),
+});
+
+export const UpdateCollectionBody = z.strictObject({
+  label: Label.optional(),
+  labelSingular: Label.nullable().optional(),
+  description: Description.nullable().optional(),
+  icon: Icon.nullable().optional(),
+  supports: Supports.optional(),
+});
+
+const FieldValidationSchema = z.strictObject({
+  min: z.number().finite().optional(),
+  max: z.number().finite().optional(),
+  minLength: z.number().int().min(0).optional(),
+  maxLength: z.number().int().min(0).optional(),
+  pattern: z.string().max(1000).optional(),
+  options: z.array(z.string().min(1).max(200)).max(500).optional(),
+});
+
+const FieldOptionsSchema = z.strictObject({
+  collection: z.string().min(1).max(63).optional().describe('Target collection of a reference field'),
+  rows: z.number().int().min(1).max(100).optional().describe('Textarea height of a text field'),
+});
+
+const fieldBody = {
+  label: Label,
+  type: z.enum(fieldTypes),
+  required: z.boolean().optional(),
+  unique: z.boolean().optional(),
+  defaultValue: z.unknown().optional(),
+  validation: FieldValidationSchema.optional(),
+  options: FieldOptionsSchema.optional(),
+  searchable: z.boolean().optional().describe('Include in the full-text index'),
+  translatable: z.boolean().optional().describe('Default true; false shares the value across translations'),
+};
+
+export const CreateFieldBody = z.strictObject({ slug: SchemaSlug, ...fieldBody });
+
+export const UpdateFieldBody = z.strictObject({
+  label: fieldBody.label.optional(),
+  type: fieldBody.type.optional(),
+  required: fieldBody.required,
+  unique: fieldBody.unique,
+  defaultValue: z.unknown().optional().describe('null removes the default'),
+  validation: FieldValidationSchema.optional(),
+  options: FieldOptionsSchema.optional(),
+  searchable: fieldBody.searchable,
+  translatable: fieldBody.translatable,
+});
+
+export const ReorderFieldsBody = z.strictObject({
+  fieldSlugs: z.array(z.string().min(1).max(63)).min(1).max(500).describe('Every field slug of the collection, in the new order'),
+});
+
+export const CollectionParams = z.object({ slug: SlugParam });
+export const FieldParams = z.object({ collectionSlug: SlugParam, fieldSlug: SlugParam });
+
+export const GetCollectionQuery = z.object({ includeFields: BooleanQuery.optional() });
+export const DeleteCollectionQuery = z.object({ force: BooleanQuery.optional().describe('Delete even if the collection has content') });
+export const SchemaExportQuery = z.object({ format: z.enum(['json', 'typescript']).optional() });
+
+export const FieldSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    label: z.string(),
+    type: z.enum(fieldTypes),
+    required: z.boolean(),
+    unique: z.boolean(),
+    defaultValue: z.unknown().optional(),
+    validation: FieldValidationSchema,
+    options: FieldOptionsSchema,
+    searchable: z.boolean(),
+    translatable: z.boolean(),
+    sortOrder: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Field' });
+
+export const CollectionSchemaOut = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    label: z.string(),
+    labelSingular: z.string().optional(),
+    description: z.string().optional(),
+    icon: z.string().optional(),
+    supports: z.array(z.enum(collectionFeatures)),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    fields: z.array(FieldSchema).optional().describe('With includeFields=true'),
+  })
+  .meta({ id: 'Collection' });
+
+export const CollectionItemResponse = z.object({ item: CollectionSchemaOut });
+export const CollectionListResponse = z.object({ items: z.array(CollectionSchemaOut) });
+export const FieldItemResponse = z.object({ item: FieldSchema });
+export const FieldListResponse = z.object({ items: z.array(FieldSchema) });
+export const SchemaExportResponse = z.object({
+  collections: z.array(CollectionSchemaOut),
+  version: z.string().describe('Changes whenever any collection or field changes'),
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+
+const api = '/_cms/api';
+
+/** Reads cost a fixed number of statements: no query per entry, per field or per reference (no N+1). */
+describe('SQL statements per request', () => {
+  let t: TestApp;
+  let firstId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const admin = { token: t.adminToken };
+    expect((await t.request('POST', `${api}/schema/collections`, { ...admin, body: { slug: 'authors', label: 'Authors' } })).status).toBe(201);
+    expect((await t.request('POST', `${api}/schema/collections/authors/fields`, { ...admin, body: { slug: 'name', label: 'Name', type: 'string' } })).status).toBe(201);
+    const author = (await t.request('POST', `${api}/content/authors`, { ...admin, body: { data: { name: 'Ada' } } })).body.data.item.id;
+    expect((await t.request('POST', `${api}/schema/collections`, { ...admin, body: { slug: 'books', label: 'Books' } })).status).toBe(201);
+    const fields = [
+      { slug: 'title', label: 'Title', type: 'string' },
+      { slug: 'pages', label: 'Pages', type: 'integer' },
+      { slug: 'summary', label: 'Summary', type: 'portableText' },
+      { slug: 'tags', label: 'Tags', type: 'multiSelect', validation: { options: ['a', 'b'] } },
+      { slug: 'author', label: 'Author', type: 'reference', options: { collection: 'authors' } },
+      { slug: 'extra', label: 'Extra', type: 'json' },
+    ];
+    for (const body of fields) expect((await t.request('POST', `${api}/schema/collections/books/fields`, { ...admin, body })).status).toBe(201);
+    for (let index = 0; index < 60; index++) {
+      const data = { title: `Book ${index}`, pages: index, summary: 'Some *text*', tags: ['a'], author, extra: { index } };
+      const created = await t.request('POST', `${api}/content/books`, { ...admin, body: { data, status: index % 2 ? 'published' : 'draft' } });
+      firstId ??= created.body.data.item.id;
+    }
+    // One request first, so the once-a-minute "last used" write of the token is out of the way.
+    expectSuccess(await t.request('GET', `${api}/content/books/${firstId}`, admin));
+  });
+  afterAll(() => t.close());
+
+  const statementsOf = (path: string) => t.statementsDuring(async () => expectSuccess(await t.request('GET', path, { token: t.adminToken })));
+
+  it('gets an entry in at most 3 statements', async () => {
+    const statements = await statementsOf(`${api}/content/books/${firstId}`);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3);
+    expect(statements.length).toBeGreaterThan(0);
+  });
+
+  it('gets an entry by slug in at most 3 statements', async () => {
+    const statements = await statementsOf(`${api}/content/books/book-1`);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3);
+  });
+
+  it('lists a page in the same number of statements whatever its size', async () => {
+    const small = await statementsOf(`${api}/content/books?limit=2&orderBy=pages`);
+    const large = await statementsOf(`${api}/content/books?limit=50&orderBy=pages`);
+    expect(large.length, large.join('\n')).toBe(small.length);
+    expect(large.length).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pino from 'pino';
+import { createApp } from '../../src/app.ts';
+import type { TestApp } from './harness.ts';
+
+export interface McpSocket {
+  /** The MCP endpoint's URL on the socket. */
+  url: URL;
+  /** An SDK client, initialized over real HTTP with the token as its bearer credential. */
+  connect(token: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/** The test app's database behind a real socket, so the SDK's own HTTP client can talk to it. */
+export async function serveMcp(testApp: TestApp): Promise<McpSocket> {
+  const app = createApp({ config: testApp.config, db: testApp.db, log: pino({ level: 'silent' }), clock: testApp.clock });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const listening = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = new URL(`http://127.0.0.1:${port}/_cms/api/mcp`);
+  const clients: Client[] = [];
+  return {
+    url,
+    async connect(token) {
+      const client = new Client({ name: 'folio-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((client) => client.close()));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+    },
+  };
+}
