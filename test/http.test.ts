@@ -101,6 +101,17 @@ describe('HTTP plumbing', () => {
     }
   });
 
+  it('refuses input nested deeper than 200 levels with 400, never 500', async () => {
+    // Written as text: serializing it here would exhaust the test's own stack.
+    const deep = `{"name":${'['.repeat(900)}"leaf"${']'.repeat(900)}}`;
+    const headers = { 'content-type': 'application/json' };
+    const error = expectError(await t.request('PATCH', `/_cms/api/admin/users/${t.admin.id}`, { token: t.adminToken, rawBody: deep, headers }), 400, 'VALIDATION_ERROR');
+    expect(error.details.issues[0].message).toMatch(/nest deeper than 200/);
+    let shallow: unknown = 'leaf';
+    for (let level = 0; level < 150; level++) shallow = [shallow];
+    expectError(await t.request('PATCH', `/_cms/api/admin/users/${t.admin.id}`, { token: t.adminToken, body: { name: shallow } }), 400, 'VALIDATION_ERROR');
+  });
+
   it('accepts several spaces after Bearer', async () => {
     expect((await t.request('GET', '/_cms/api/auth/me', { headers: { authorization: `Bearer   ${t.adminToken}` } })).status).toBe(200);
   });

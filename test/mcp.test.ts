@@ -172,6 +172,22 @@ describe('MCP access', () => {
     expect(read.body.result.isError).toBeUndefined();
   });
 
+  it('refuses a Subscriber the tools that show drafts, the trash or revisions with -32600 Insufficient role', async () => {
+    const { token: subscriber } = await t.userWithToken(10, ['content:read']);
+    expect((await callTool(t, 'schema_list_collections', {})).body.result.isError).toBeUndefined();
+    const slug = freshSlug();
+    expect((await callTool(t, 'schema_create_collection', { slug, label: 'Roles' })).body.result.isError).toBeUndefined();
+    const calls: [string, Record<string, unknown>][] = [
+      ['content_list_trashed', { collection: slug }],
+      ['content_list', { collection: slug, status: 'draft' }],
+    ];
+    for (const [name, args] of calls) {
+      const response = await callTool(t, name, args, { token: subscriber });
+      expect(response.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Insufficient role: requires Contributor' } });
+    }
+    expect((await callTool(t, 'content_list', { collection: slug }, { token: subscriber })).body.result.isError).toBeUndefined();
+  });
+
   it('refuses a principal holding the scope below the minimum role with Insufficient role', async () => {
     const endpoint = createMcpEndpoint(mcpTools);
     const principal: UserPrincipal = { ...userPrincipal(40), scopes: ['schema:write'] };

@@ -48,6 +48,19 @@ describe('reads served from memory stay exact', () => {
     expectError(await t.request('GET', '/_cms/api/auth/me', { token }), 401, 'UNAUTHORIZED');
   });
 
+  it('keeps settings and tokens in memory across writes to other tables of this process (SQLite)', async () => {
+    await useTwice('/_cms/api/settings', [t.adminToken], 200);
+    // A write this process makes to a table the cached reads do not look at.
+    await t.db.kysely.insertInto('collections').values({
+      id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', slug: 'cache_probe', label: 'Probe', label_singular: null, description: null, icon: null,
+      supports: '[]', table_name: 'ec_cache_probe', created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
+    }).execute();
+    const statements = await t.statementsDuring(async () => expect((await t.request('GET', '/_cms/api/settings', { token: t.adminToken })).status).toBe(200));
+    const reads = statements.filter((statement) => !statement.startsWith('pragma'));
+    // PostgreSQL has no change stamp: it reads the token and the settings on every request.
+    expect(reads.length).toBe(t.db.dialect === 'sqlite' ? 0 : 2);
+  });
+
   it('applies a role change made by another connection at once', async () => {
     const { user, token } = await t.userWithToken(50, ['admin']);
     await useTwice('/_cms/api/admin/users', [token], 200);

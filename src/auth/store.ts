@@ -29,7 +29,7 @@ export async function insertToken(db: Db, row: TokenRow): Promise<void> {
 }
 
 type TokenWithUser = NonNullable<Awaited<ReturnType<typeof queryTokenWithUser>>>;
-const tokenCache = new ReadCache<TokenWithUser>(10_000);
+const tokenCache = new ReadCache<TokenWithUser>(10_000, ['api_tokens', 'users']);
 
 /** The token with its user: the whole cost of authenticating a request, usually served from memory. */
 export async function findTokenWithUser(db: Db, tokenHash: string): Promise<TokenWithUser | undefined> {

@@ -65,7 +65,8 @@ export const scheduleEntry = defineOperation({
   name: 'content.schedule',
   access: contentWrite,
   async run(ctx, input: EntryRef & { scheduledAt: string }): Promise<EntryItem> {
-    const at = normalizeDateTime(input.scheduledAt);
+    // A date-time, not a bare date: a publication time must say when in the day.
+    const at = /t/i.test(input.scheduledAt) ? normalizeDateTime(input.scheduledAt) : undefined;
     if (at === undefined) throw validationError([{ path: 'scheduledAt', message: 'Must be an ISO 8601 date-time such as 2030-01-01T09:00:00Z' }]);
     if (at <= isoNow(ctx.clock)) throw validationError([{ path: 'scheduledAt', message: 'Must be in the future' }]);
     return inTransaction(ctx.db, async (db) => {
@@ -162,7 +163,7 @@ export const compareEntry = defineOperation({
   name: 'content.compare',
   access: contentRead,
   async run(ctx, input: EntryRef): Promise<{ published: Record<string, unknown> | null; draft: Record<string, unknown>; hasChanges: boolean }> {
-    requireEditorView(ctx, 'Comparing versions');
+    requireEditorView(ctx);
     const { collection, row } = await loadEntry(ctx, ctx.db, input);
     const draft = columnData(collection.fields, row);
     const published = isLive(row) ? liveData(collection.fields, row) : null;

@@ -14,9 +14,10 @@ export function viewOf(ctx: AuthorizedContext): View {
   return ctx.actor === undefined || ctx.actor.role >= roles.contributor ? 'editor' : 'reader';
 }
 
-export function requireEditorView(ctx: AuthorizedContext, what: string): void {
+/** The same refusal as an operation's own minimum role (core/operation.ts), so MCP maps it alike. */
+export function requireEditorView(ctx: AuthorizedContext): void {
   if (viewOf(ctx) === 'reader') {
-    throw new AppError('FORBIDDEN', `${what} needs the ${roleName(roles.contributor)} role`, { requiredRole: roles.contributor });
+    throw new AppError('FORBIDDEN', `Insufficient role: requires ${roleName(roles.contributor)}`, { requiredRole: roles.contributor });
   }
 }
 

@@ -78,7 +78,7 @@ export const listEntries = defineOperation({
     const collection = await requireCollection(ctx.db, input.collection);
     const filters = [store.filters.notTrashed];
     if (viewOf(ctx) === 'reader') {
-      if (input.status !== undefined && input.status !== 'published') requireEditorView(ctx, `Listing ${input.status} entries`);
+      if (input.status !== undefined && input.status !== 'published') requireEditorView(ctx);
       filters.push(store.filters.live);
     } else if (input.status !== undefined) {
       filters.push(store.filters.status(input.status));
@@ -92,7 +92,7 @@ export const listTrash = defineOperation({
   name: 'content.listTrash',
   access: contentRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
-    requireEditorView(ctx, 'The trash');
+    requireEditorView(ctx);
     const collection = await requireCollection(ctx.db, input.collection);
     return listPage(ctx, collection, { ...input, sort: { column: '_deleted_at', kind: 'text' }, order: 'desc' }, [store.filters.trashed]);
   },

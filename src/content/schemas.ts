@@ -14,9 +14,9 @@ export const CollectionParams = z.object({ collection: CollectionSlug });
 export const EntryParams = z.object({ collection: CollectionSlug, id: EntryRef });
 
 export const ListEntriesQuery = z.object({
-  status: z.enum(entryStatuses).optional(),
+  status: z.enum(entryStatuses).optional().describe('Only entries with this status'),
   orderBy: z.string().min(1).max(63).optional().describe('createdAt (default), updatedAt, publishedAt, scheduledAt, slug, or a sortable field'),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: z.enum(['asc', 'desc']).default('desc').describe('Sort direction, default desc'),
   locale: Locale.optional(),
   ...pageQuery(50),
 });
@@ -28,14 +28,14 @@ export const GetEntryQuery = z.object({ locale: Locale.optional().describe('Loca
 export const CreateEntryBody = z.strictObject({
   data: EntryData,
   slug: EntrySlug.optional(),
-  status: z.enum(['draft', 'published']).optional(),
+  status: z.enum(['draft', 'published']).optional().describe('Default draft; published publishes at once'),
   locale: Locale.optional().describe('Default: the site default locale'),
   translationOf: z.string().min(1).max(200).optional().describe('Id of the entry this one translates'),
 });
 
 export const UpdateEntryBody = z.strictObject({
-  data: EntryData.optional(),
-  slug: EntrySlug.optional(),
+  data: EntryData.optional().describe('Changed field values; fields left out stay unchanged'),
+  slug: z.string().min(1).max(200).optional().describe('A new URL slug; unchanged when omitted'),
   status: z.enum(['draft', 'published']).optional().describe('published saves then publishes; draft saves then unpublishes'),
   _rev: Rev.optional(),
 });

@@ -13,9 +13,8 @@ export function toIssues(zodIssues: readonly z.core.$ZodIssue[]): ValidationIssu
 
 /** Validates input with its shared schema; failure is a VALIDATION_ERROR naming each issue. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const nulPath = findNul(value, []);
-  // PostgreSQL text cannot hold NUL; refusing it for every input keeps both engines alike.
-  if (nulPath !== undefined) throw validationError([{ path: nulPath, message: 'Must not contain the NUL character' }]);
+  const problem = structureProblem(value);
+  if (problem !== undefined) throw validationError([problem]);
   const result = schema.safeParse(value);
   if (!result.success) {
     const issues = toIssues(result.error.issues);
@@ -24,14 +23,28 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
   return result.data;
 }
 
-/** The path of the first string (or key) holding a NUL character, if any. */
-function findNul(value: unknown, path: string[]): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\0')) return [...path, key].join('.');
-    const found = findNul(item, [...path, key]);
-    if (found !== undefined) return found;
+/** Deeper than any real document; deeper input would only exhaust the stack of whatever walks it. */
+const maxDepth = 200;
+
+/**
+ * What no input may hold, found without recursion: the NUL character in a string or key
+ * (PostgreSQL text cannot hold it; refusing it everywhere keeps both engines alike), or nesting
+ * deeper than `maxDepth`.
+ */
+function structureProblem(value: unknown): ValidationIssue | undefined {
+  const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\0')) return { path: path.join('.'), message: 'Must not contain the NUL character' };
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (path.length >= maxDepth) return { path: path.slice(0, 3).join('.'), message: `Must not nest deeper than ${maxDepth} levels` };
+    for (const [key, item] of Object.entries(current)) {
+      if (key.includes('\0')) return { path: [...path, key].join('.'), message: 'Must not contain the NUL character' };
+      pending.push({ value: item, path: [...path, key] });
+    }
   }
   return undefined;
 }

@@ -14,9 +14,10 @@ export interface Db {
   dialect: Dialect;
   /**
    * A value that changes whenever a write, by this process or any other, may have changed what a read
-   * returns; undefined where the engine has no cheap way to tell (then nothing is cached). See read-cache.ts.
+   * of `tables` returns; undefined where the engine has no cheap way to tell (then nothing is cached).
+   * See read-cache.ts.
    */
-  changeStamp?: () => string;
+  changeStamp?: (tables: readonly string[]) => string;
   /**
    * The same database as one request sees it: other processes' changes are looked for once, at the
    * request's first cached read (they take effect from the next request); its own writes at once.
@@ -60,6 +61,8 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // Sorts and temporary indexes stay in memory instead of temporary files.
+  database.pragma('temp_store = MEMORY');
   const statements = withStatementCache(database);
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's
@@ -71,7 +74,7 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
       return versionStatement.get() as number;
     },
   };
-  const stampReader = (readVersion: () => number) => () => `${readVersion()}:${statements.writes()}`;
+  const stampReader = (readVersion: () => number) => (tables: readonly string[]) => `${readVersion()}:${statements.writesTo(tables)}`;
   const db: Db = {
     kysely,
     dialect: 'sqlite',
@@ -113,15 +116,17 @@ interface CachedStatement {
 /**
  * Kysely prepares every statement anew, which costs more than running it: statements are kept by
  * their SQL text (one still being iterated by a streamed query is never handed out twice). Every
- * statement that writes is counted, for the change stamp.
+ * statement that writes is counted under the table it writes, for the change stamp: a cache of
+ * settings need not be dropped because an entry was saved. Writes whose table cannot be told (DDL)
+ * count for every table.
  */
 function withStatementCache(database: SqliteDatabase.Database) {
   const cache = new Map<string, CachedStatement>();
-  let writes = 0;
-  // A writing statement may run through all() too (INSERT … RETURNING), so each path counts it.
-  const wrap = (statement: SqliteDatabase.Statement): CachedStatement => {
+  const writes = new Map<string, number>();
+  const wrap = (statement: SqliteDatabase.Statement, target: string | undefined): CachedStatement => {
+    // A writing statement may run through all() too (INSERT … RETURNING), so each path counts it.
     const counted = <T>(run: () => T): T => {
-      if (!statement.readonly) writes += 1;
+      if (target !== undefined) writes.set(target, (writes.get(target) ?? 0) + 1);
       return run();
     };
     return {
@@ -133,17 +138,27 @@ function withStatementCache(database: SqliteDatabase.Database) {
     };
   };
   return {
-    writes: () => writes,
+    writesTo: (tables: readonly string[]) => tables.reduce((sum, table) => sum + (writes.get(table) ?? 0), writes.get(anyTable) ?? 0),
     close: () => database.close(),
     prepare(text: string): CachedStatement {
       const cached = cache.get(text);
       if (cached && !cached.statement.busy) return cached;
-      const wrapped = wrap(database.prepare(text));
+      const statement = database.prepare(text);
+      const wrapped = wrap(statement, statement.readonly ? undefined : writeTarget(text));
       if (cache.size >= statementCacheSize) cache.delete(cache.keys().next().value!);
       cache.set(text, wrapped);
       return wrapped;
     },
   };
+}
+
+const anyTable = '*';
+
+/** The table a writing statement changes; transaction control changes none; anything else may change any. */
+function writeTarget(text: string): string | undefined {
+  if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(text)) return undefined;
+  const match = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?([\w]+)"?/i.exec(text);
+  return match ? match[1]!.toLowerCase() : anyTable;
 }
 
 // COUNT(*) and other int8 values arrive from pg as strings; every count Folio makes fits a JS number.

@@ -15,14 +15,17 @@ interface Entry<V> {
 export class ReadCache<V> {
   private readonly byDatabase = new WeakMap<object, Map<string, Entry<V>>>();
   private readonly maxEntries: number;
+  private readonly tables: readonly string[];
 
-  constructor(maxEntries: number) {
+  /** `tables`: every table the cached reads look at; a write to any of them makes entries stale. */
+  constructor(maxEntries: number, tables: readonly string[]) {
     this.maxEntries = maxEntries;
+    this.tables = tables;
   }
 
   async get(db: Db, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     if (!db.changeStamp || db.kysely.isTransaction) return load();
-    const stamp = db.changeStamp();
+    const stamp = db.changeStamp(this.tables);
     let entries = this.byDatabase.get(db.kysely);
     if (!entries) this.byDatabase.set(db.kysely, (entries = new Map()));
     const entry = entries.get(key);

@@ -36,7 +36,7 @@ class JsonRpcError extends Error {
   }
 }
 
-const instructions = 'Folio CMS: manage collections, content, media, taxonomies, menus and revisions. Tool results are JSON.';
+const instructions = 'Folio CMS: manage collections (schema), content entries and their revisions. Tool results are JSON, the same data as the REST API.';
 
 /**
  * The server side of stateless MCP: a request is answered from its own message and the caller's
@@ -107,9 +107,15 @@ async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>)
     const data = await runOperation(tool.operation, ctx, () => tool.toInput(parseInput(tool.input, args, 'arguments')));
     return toolResult(data);
   } catch (error) {
-    if (error instanceof AppError) return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
-    throw error;
+    if (!(error instanceof AppError)) throw error;
+    // A role an operation checks itself (drafts, trash, revisions need Contributor) is refused like its declared access.
+    if (isAccessRefusal(error)) throw new JsonRpcError(ErrorCode.InvalidRequest, error.message);
+    return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
   }
+}
+
+function isAccessRefusal(error: AppError): boolean {
+  return error.code === 'FORBIDDEN' && ('requiredRole' in error.details || 'requiredScope' in error.details);
 }
 
 /** The REST `data` as JSON text, and as structured content when it is an object (MCP requires one). */

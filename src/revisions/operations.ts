@@ -31,7 +31,7 @@ export const listRevisions = defineOperation({
   name: 'revisions.list',
   access: contentRead,
   async run(ctx, input: { collection: string; id: string; limit: number }): Promise<{ items: Revision[]; total: number }> {
-    requireEditorView(ctx, 'Revisions');
+    requireEditorView(ctx);
     const { collection, row } = await loadEntry(ctx, ctx.db, input, { includeTrashed: true });
     requireRevisions(collection);
     const rows = await store.listRevisionRows(ctx.db, row._id, input.limit);
@@ -51,7 +51,7 @@ export const getRevision = defineOperation({
   name: 'revisions.get',
   access: contentRead,
   async run(ctx, input: { revisionId: string }): Promise<{ item: Revision }> {
-    requireEditorView(ctx, 'Revisions');
+    requireEditorView(ctx);
     const { row, collection } = await requireRevision(ctx.db, input.revisionId);
     return { item: toRevision(collection.slug, row) };
   },

@@ -47,7 +47,7 @@ export function toField(row: FieldRow): FieldDefinition {
   return field;
 }
 
-const schemaCache = new ReadCache<LoadedCollection>(200);
+const schemaCache = new ReadCache<LoadedCollection>(200, ['collections', 'fields']);
 
 /**
  * A collection with its fields in one statement; on SQLite usually from memory (exact: any schema

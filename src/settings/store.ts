@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.ts';
 import { ReadCache } from '../db/read-cache.ts';
 
 type SettingRow = { key: string; value: string };
-const settingsCache = new ReadCache<readonly SettingRow[]>(1);
+const settingsCache = new ReadCache<readonly SettingRow[]>(1, ['settings']);
 
 /** Every stored setting; read on most requests, so usually served from memory. */
 export async function readSettingRows(db: Db): Promise<readonly SettingRow[]> {

@@ -38,6 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (column) => column.notNull())
     .addUniqueConstraint('fields_collection_slug', ['collection_id', 'slug'])
     .execute();
+  // Loading a collection reads its fields in display order: served in order, no sort.
+  await db.schema.createIndex('fields_collection_order').on('fields').columns(['collection_id', 'sort_order']).execute();
 
   await db.schema
     .createTable('revisions')
