@@ -15,6 +15,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
+import { measureSchemaChanges } from './schema-change.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -104,6 +105,12 @@ async function main(): Promise<void> {
       rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
     }
     report(rows, databaseUrl);
+    const schema = await measureSchemaChanges(databaseUrl, Number(process.env.BENCH_SCHEMA_ENTRIES ?? 100_000));
+    console.log(
+      `\nSchema changes on ${schema.entries} entries: add a field ${schema.addFieldMs.toFixed(0)} ms, remove it ${schema.removeFieldMs.toFixed(0)} ms; ` +
+        `first page sorted by a field ${schema.sortedPageMs.toFixed(1)} ms; other fields intact: ${schema.otherFieldsIntact}`,
+    );
+    saveResults({ schemaChanges: schema });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -175,10 +182,16 @@ function report(rows: { scenario: string; requestsPerSecond: number; p50: number
       [row.scenario.padEnd(50), row.requestsPerSecond.toFixed(0).padStart(9), String(row.p50).padStart(8), String(row.p99).padStart(8), `${(row.ratio * 100).toFixed(0)}%`.padStart(7), target].join(' '),
     );
   }
-  const results = { date: new Date().toISOString(), engine, connections, durationSeconds: duration, node: process.version, cores: os.cpus().length, rows };
-  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  saveResults({ date: new Date().toISOString(), engine, connections, durationSeconds: duration, node: process.version, cores: os.cpus().length, rows });
   console.log('\nwritten to bench/results/latest.json');
+}
+
+/** Merges figures into bench/results/latest.json. */
+function saveResults(figures: Record<string, unknown>): void {
+  const file = path.join(root, 'bench/results/latest.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const previous = fs.existsSync(file) && figures.rows === undefined ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  fs.writeFileSync(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
 }
 
 function startProcess(args: string[], env: Record<string, string>): ChildProcess {
