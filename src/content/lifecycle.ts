@@ -8,7 +8,7 @@ import { deleteEntryRevisions } from '../revisions/store.ts';
 import { requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
-import { normalizeDateTime } from './field-values.ts';
+import { checkFieldValue, normalizeDateTime } from './field-values.ts';
 import { loadEntry, requireEditorView, viewOf } from './lookup.ts';
 import { contentRead, contentWrite, statusChanges } from './operations.ts';
 import { generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
@@ -129,8 +129,7 @@ export const duplicateEntry = defineOperation({
       inTransaction(ctx.db, async (db) => {
         const { row } = await loadEntry(ctx, db, input);
         const values = columnData(collection.fields, row);
-        if (typeof values.title === 'string') values.title = `${values.title} (Copy)`;
-        else if (typeof values.name === 'string') values.name = `${values.name} (Copy)`;
+        markCopy(collection, values);
         for (const field of collection.fields) if (field.unique) values[field.slug] = null;
         const id = newId();
         const now = isoNow(ctx.clock);
@@ -158,6 +157,15 @@ export const duplicateEntry = defineOperation({
     );
   },
 });
+
+/** Adds the copy marker to `title` (else `name`), unless the longer value would break the field's rules. */
+function markCopy(collection: LoadedCollection, values: Record<string, unknown>): void {
+  const key = ['title', 'name'].find((candidate) => typeof values[candidate] === 'string');
+  const field = collection.fields.find((candidate) => candidate.slug === key);
+  if (!key || !field) return;
+  const marked = `${values[key] as string} (Copy)`;
+  if (checkFieldValue(field, marked).ok) values[key] = marked;
+}
 
 export const compareEntry = defineOperation({
   name: 'content.compare',

@@ -2,7 +2,8 @@ import { AppError, notFound } from '../core/errors.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { roleName, roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
-import { requireCollection } from '../schema/operations.ts';
+import { isMissingSchemaObject } from '../db/dialect.ts';
+import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { isLive, type View } from './entries.ts';
 import * as store from './store.ts';
@@ -54,7 +55,21 @@ export async function loadEntry(
   input: { collection: string; id: string; locale?: string },
   options: { lock?: boolean; includeTrashed?: boolean } = {},
 ): Promise<{ collection: LoadedCollection; row: store.EntryRow }> {
-  const collection = await requireCollection(db, input.collection);
+  // A write holds the collection against schema changes until it commits (schema/operations.ts).
+  const collection = options.lock ? await lockCollection(db, input.collection, 'share') : await requireCollection(db, input.collection);
   const row = await requireEntry(db, collection, { ref: input.id, locale: input.locale, view: viewOf(ctx), ...options });
   return { collection, row };
+}
+
+/**
+ * A read outside a transaction can meet a schema change that removed a column it names between
+ * loading the collection and reading the rows: a conflict the client can retry, not a server error.
+ */
+export async function readDuringSchemaChange<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isMissingSchemaObject(error)) throw new AppError('CONFLICT', 'The collection changed while it was being read; try again', { reason: 'schema_changed' });
+    throw error;
+  }
 }

@@ -7,14 +7,14 @@ import { newId } from '../core/ids.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import { inTransaction } from '../db/dialect.ts';
-import { requireCollection } from '../schema/operations.ts';
+import type { Db } from '../db/connection.ts';
+import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/operations.ts';
 import { columnData, decodeRev, isLive, toColumns, toEntry, type Entry } from './entries.ts';
-import type { ColumnKind } from '../db/entry-tables.ts';
-import { columnKind, validateEntryData } from './field-values.ts';
-import { loadEntry, requireEditorView, requireEntry, viewOf } from './lookup.ts';
+import { validateEntryData } from './field-values.ts';
+import { loadEntry, readDuringSchemaChange, requireEditorView, requireEntry, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, stagesDraft } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import { clearSchedule } from './schedule-store.ts';
@@ -35,40 +35,38 @@ const systemOrder: Record<string, string> = {
   slug: '_slug',
 };
 
-/** A sort column and the kind of values it holds (what a cursor's value must be). */
-interface SortKey {
-  column: string;
-  kind: ColumnKind;
-}
-
-function orderColumn(collection: LoadedCollection, orderBy: string): SortKey {
-  if (Object.hasOwn(systemOrder, orderBy)) return { column: systemOrder[orderBy]!, kind: 'text' };
+function orderColumn(collection: LoadedCollection, orderBy: string): string {
+  if (Object.hasOwn(systemOrder, orderBy)) return systemOrder[orderBy]!;
   const field = collection.fields.find((candidate) => candidate.slug === orderBy);
-  if (field && sortableFieldTypes.includes(field.type)) return { column: field.slug, kind: columnKind(field.type) };
+  if (field && sortableFieldTypes.includes(field.type)) return field.slug;
   const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortableFieldTypes.includes(f.type)).map((f) => f.slug)];
   throw validationError([{ path: 'orderBy', message: `${field ? 'Not a sortable field' : 'Unknown field'}; one of: ${sortable.join(', ')}` }]);
 }
 
+/**
+ * One page in `column` order. The cursor names only the last entry of the previous page; its sort
+ * value is read again from the database, so a cursor never carries a value (a staged draft's title,
+ * a schedule) that its holder may not see.
+ */
 async function listPage(
   ctx: AuthorizedContext,
   collection: LoadedCollection,
-  input: { cursor?: string; limit: number; sort: SortKey; order: 'asc' | 'desc' },
+  input: { cursor?: string; limit: number; column: string; order: 'asc' | 'desc' },
   filters: Expression<SqlBool>[],
 ): Promise<Page<Entry>> {
-  const { column, kind } = input.sort;
-  const after = input.cursor === undefined ? undefined : (decodeCursor(input.cursor, 2) as [unknown, string]);
-  // A cursor of another list (or a forged one) must not reach the database as a value of the wrong type.
-  if (after && (typeof after[1] !== 'string' || !fitsColumn(after[0], kind))) throw validationError([{ path: 'cursor', message: 'Malformed cursor' }]);
-  const rows = await store.listEntries(ctx.db, collection.tableName, { column, direction: input.order, after, limit: input.limit, filters });
+  const { column } = input;
   const view = viewOf(ctx);
-  return toPage(rows, input.limit, (row) => encodeCursor([row[column] as string | number | null, row._id]), (row) => toEntry(collection, row, view));
-}
-
-function fitsColumn(value: unknown, kind: ColumnKind): boolean {
-  if (value === null) return true;
-  if (kind === 'text') return typeof value === 'string';
-  if (kind === 'integer') return Number.isSafeInteger(value);
-  return typeof value === 'number' && Number.isFinite(value);
+  return readDuringSchemaChange(async () => {
+    let after: [unknown, string] | undefined;
+    if (input.cursor !== undefined) {
+      const [id] = decodeCursor(input.cursor, 1);
+      const found = typeof id === 'string' ? await store.sortKeyOf(ctx.db, collection.tableName, column, id) : undefined;
+      if (!found) throw validationError([{ path: 'cursor', message: 'Malformed cursor, or its entry was deleted for good' }]);
+      after = found;
+    }
+    const rows = await store.listEntries(ctx.db, collection.tableName, { column, direction: input.order, after, limit: input.limit, filters });
+    return toPage(rows, input.limit, (row) => encodeCursor([row._id]), (row) => toEntry(collection, row, view));
+  });
 }
 
 export const listEntries = defineOperation({
@@ -84,7 +82,7 @@ export const listEntries = defineOperation({
       filters.push(store.filters.status(input.status));
     }
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
-    return listPage(ctx, collection, { ...input, sort: orderColumn(collection, input.orderBy ?? 'createdAt') }, filters);
+    return listPage(ctx, collection, { ...input, column: orderColumn(collection, input.orderBy ?? 'createdAt') }, filters);
   },
 });
 
@@ -94,7 +92,7 @@ export const listTrash = defineOperation({
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
     requireEditorView(ctx);
     const collection = await requireCollection(ctx.db, input.collection);
-    return listPage(ctx, collection, { ...input, sort: { column: '_deleted_at', kind: 'text' }, order: 'desc' }, [store.filters.trashed]);
+    return listPage(ctx, collection, { ...input, column: '_deleted_at', order: 'desc' }, [store.filters.trashed]);
   },
 });
 
@@ -102,7 +100,7 @@ export const getEntry = defineOperation({
   name: 'content.get',
   access: contentRead,
   async run(ctx, input: EntryRef & { locale?: string }): Promise<EntryItem> {
-    const { collection, row } = await loadEntry(ctx, ctx.db, input);
+    const { collection, row } = await readDuringSchemaChange(() => loadEntry(ctx, ctx.db, input));
     return { item: toEntry(collection, row, viewOf(ctx)) };
   },
 });
@@ -111,74 +109,85 @@ export const createEntry = defineOperation({
   name: 'content.create',
   access: contentWrite,
   async run(ctx, input: { collection: string } & z.output<typeof CreateEntryBody>): Promise<EntryItem> {
-    const collection = await requireCollection(ctx.db, input.collection);
     const settings = await readSettings(ctx.db);
     const locale = input.locale ?? settings.defaultLocale;
-    // A translation shares the group's non-translatable values, so they count when checking required fields.
-    const source = input.translationOf === undefined ? undefined : await requireEntry(ctx.db, collection, { ref: input.translationOf, view: 'editor' });
-    const data = source ? { ...input.data, ...sharedValues(collection, columnData(collection.fields, source)) } : input.data;
-    const { values, issues } = validateEntryData(collection.fields, data, 'create');
-    issues.push(...explicitSlugIssues(input.slug));
-    if (!settings.locales.includes(locale)) issues.push({ path: 'locale', message: `Not one of the site's locales: ${settings.locales.join(', ')}` });
-    if (issues.length > 0) throw validationError(issues);
-
-    return mapUniqueViolation(collection, () =>
-      inTransaction(ctx.db, async (db) => {
-        const id = newId();
-        let group = id;
-        if (input.translationOf !== undefined) {
-          const source = await requireEntry(db, collection, { ref: input.translationOf, view: 'editor', lock: true });
-          const members = await store.groupMembers(db, collection.tableName, source._group);
-          if (members.some((member) => member._locale === locale)) {
-            throw new AppError('CONFLICT', `The translation group of ${source._id} already has a ${locale} version`, { reason: 'locale_exists' });
+    return mapUniqueViolation(
+      await requireCollection(ctx.db, input.collection),
+      () =>
+        inTransaction(ctx.db, async (db) => {
+          const collection = await lockCollection(db, input.collection, 'share');
+          const id = newId();
+          // A translation shares the group's non-translatable values (the group's win), so they count for required fields.
+          const source = input.translationOf === undefined ? undefined : await requireTranslationSource(db, collection, input.translationOf);
+          const data = source ? { ...input.data, ...sharedValues(collection, columnData(collection.fields, source)) } : input.data;
+          const { values, issues } = validateEntryData(collection.fields, data, 'create');
+          issues.push(...explicitSlugIssues(input.slug));
+          if (!settings.locales.includes(locale)) issues.push({ path: 'locale', message: `Not one of the site's locales: ${settings.locales.join(', ')}` });
+          if (issues.length > 0) throw validationError(issues);
+          if (source) {
+            const members = await store.groupMembers(db, collection.tableName, source._group);
+            if (members.some((member) => member._locale === locale)) {
+              throw new AppError('CONFLICT', `The translation group of ${source._id} already has a ${locale} version`, { reason: 'locale_exists' });
+            }
           }
-          group = source._group;
-          // Fields that are not translatable are shared: the group's values win over the new entry's.
-          Object.assign(values, sharedValues(collection, columnData(collection.fields, source)));
-        }
-        const problems = await databaseIssues(db, collection, values, locale);
-        if (problems.length > 0) throw validationError(problems);
-        const slug = input.slug ?? (await generateSlug(db, collection, values, locale));
-        if (input.slug !== undefined) await assertSlugFree(db, collection, slug, locale);
-        const now = isoNow(ctx.clock);
-        const publish = input.status === 'published';
-        const row: store.EntryRow = {
-          _id: id,
-          _slug: slug,
-          _locale: locale,
-          _group: group,
-          _status: publish ? 'published' : 'draft',
-          _version: 1,
-          _live: null,
-          _author_id: ctx.actor?.userId ?? null,
-          _created_at: now,
-          _updated_at: now,
-          _published_at: publish ? now : null,
-          _scheduled_at: null,
-          _deleted_at: null,
-          ...toColumns(collection.fields, values),
-        };
-        await store.insertEntry(db, collection.tableName, row);
-        await recordRevision(ctx, db, collection, row, now);
-        return { item: toEntry(collection, row, 'editor') };
-      }),
+          const problems = await databaseIssues(db, collection, values, locale);
+          if (problems.length > 0) throw validationError(problems);
+          const slug = input.slug ?? (await generateSlug(db, collection, values, locale));
+          if (input.slug !== undefined) await assertSlugFree(db, collection, slug, locale);
+          const now = isoNow(ctx.clock);
+          const publish = input.status === 'published';
+          const row: store.EntryRow = {
+            _id: id,
+            _slug: slug,
+            _locale: locale,
+            _group: source?._group ?? id,
+            _status: publish ? 'published' : 'draft',
+            _version: 1,
+            _live: null,
+            _author_id: ctx.actor?.userId ?? null,
+            _created_at: now,
+            _updated_at: now,
+            _published_at: publish ? now : null,
+            _scheduled_at: null,
+            _deleted_at: null,
+            ...toColumns(collection.fields, values),
+          };
+          await store.insertEntry(db, collection.tableName, row);
+          await recordRevision(ctx, db, collection, row, now);
+          return { item: toEntry(collection, row, 'editor') };
+        }),
       { slugGenerated: input.slug === undefined },
     );
   },
 });
 
+/** The entry a new translation joins, locked; naming one that does not exist is bad input, not a missing URL. */
+async function requireTranslationSource(db: Db, collection: LoadedCollection, ref: string): Promise<store.EntryRow> {
+  try {
+    return await requireEntry(db, collection, { ref, view: 'editor', lock: true });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw validationError([{ path: 'translationOf', message: `No entry ${ref} in ${collection.slug}` }]);
+    throw error;
+  }
+}
+
 export const updateEntry = defineOperation({
   name: 'content.update',
   access: contentWrite,
   async run(ctx, input: EntryRef & z.output<typeof UpdateEntryBody>): Promise<EntryItem> {
-    const collection = await requireCollection(ctx.db, input.collection);
-    const { values, issues } = validateEntryData(collection.fields, input.data ?? {}, 'update');
-    issues.push(...explicitSlugIssues(input.slug));
-    if (issues.length > 0) throw validationError(issues);
-
-    return mapUniqueViolation(collection, () =>
+    return mapUniqueViolation(await requireCollection(ctx.db, input.collection), () =>
       inTransaction(ctx.db, async (db) => {
-        const { row } = await loadEntry(ctx, db, input, { lock: true });
+        const collection = await lockCollection(db, input.collection, 'share');
+        const { values, issues } = validateEntryData(collection.fields, input.data ?? {}, 'update');
+        issues.push(...explicitSlugIssues(input.slug));
+        if (issues.length > 0) throw validationError(issues);
+        // Shared values are written to the whole translation group: its rows are locked in one order
+        // first, so two saves in the same group wait for each other instead of deadlocking.
+        if (Object.keys(sharedValues(collection, values)).length > 0) {
+          const unlocked = await requireEntry(db, collection, { ref: input.id, view: viewOf(ctx) });
+          await store.lockGroup(db, collection.tableName, unlocked._group);
+        }
+        const row = await requireEntry(db, collection, { ref: input.id, view: viewOf(ctx), lock: true });
         const expectedVersion = input._rev === undefined ? undefined : decodeRev(input._rev, row._id);
         if (expectedVersion !== undefined && expectedVersion !== row._version) throw staleRev();
         const problems = await databaseIssues(db, collection, values, row._locale, row._id);
@@ -188,10 +197,10 @@ export const updateEntry = defineOperation({
         const now = isoNow(ctx.clock);
         const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
         if (input.slug !== undefined) changes._slug = input.slug;
-        // A save over a live entry stages a draft: the live values are kept aside until publish.
-        if (stagesDraft(collection, row) && input.status !== 'published') {
-          changes._live = JSON.stringify(columnData(collection.fields, row));
-        }
+        // A save over a live entry stages a draft: the live values are kept aside until publish. A
+        // collection that no longer has drafts makes the save live.
+        if (stagesDraft(collection, row) && input.status !== 'published') changes._live = JSON.stringify(columnData(collection.fields, row));
+        else if (!collection.supports.includes('drafts')) changes._live = null;
         Object.assign(changes, statusChanges(input.status, now));
         if (!(await store.updateEntry(db, collection.tableName, row._id, changes, expectedVersion ?? row._version))) throw staleRev();
         if (input.status !== undefined) await clearSchedule(db, row._id);

@@ -135,7 +135,7 @@ export async function mapUniqueViolation<T>(collection: LoadedCollection, work: 
       if (!isUniqueViolation(error)) throw error;
       const message = (error as Error).message;
       if (message.includes('._slug,') || message.includes('_slug"')) {
-        if (options.slugGenerated && attempt < 5) continue;
+        if (options.slugGenerated && attempt < 25) continue;
         throw new AppError('DUPLICATE_SLUG', 'The slug was taken by another save at the same moment');
       }
       const field = collection.fields.find((candidate) => message.includes(`ux_${candidate.id.toLowerCase()}`) || message.includes(`.${candidate.slug},`));

@@ -67,6 +67,11 @@ export async function updateEntry(db: Db, table: string, id: string, changes: Re
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Locks every row of a translation group, in id order (one order for every writer: no deadlock). */
+export async function lockGroup(db: Db, table: string, group: string): Promise<void> {
+  await lockRows(db, entries(db).selectFrom(table).select('_id').where('_group', '=', group).orderBy('_id')).execute();
+}
+
 export async function deleteEntry(db: Db, table: string, id: string): Promise<void> {
   await entries(db).deleteFrom(table).where('_id', '=', id).execute();
 }
@@ -105,6 +110,18 @@ export async function valueTaken(db: Db, table: string, column: string, value: u
 
 export async function groupMembers(db: Db, table: string, group: string): Promise<EntryRow[]> {
   return (await entries(db).selectFrom(table).selectAll().where('_group', '=', group).orderBy('_created_at').orderBy('_id').execute()) as EntryRow[];
+}
+
+/** Every entry's value of one column (trashed entries too): what a stricter field definition must still accept. */
+export async function columnValues(db: Db, table: string, column: string): Promise<{ slug: string; value: unknown }[]> {
+  const rows = await entries(db).selectFrom(table).select(['_slug', sql.ref(column).as('value')]).execute();
+  return rows.map((row) => ({ slug: row._slug as string, value: row.value }));
+}
+
+/** An entry's value in a sort column, with its id: where the next page of a list starts. */
+export async function sortKeyOf(db: Db, table: string, column: string, id: string): Promise<[unknown, string] | undefined> {
+  const row = await entries(db).selectFrom(table).select(sql.ref(column).as('value')).where('_id', '=', id).executeTakeFirst();
+  return row ? [row.value ?? null, id] : undefined;
 }
 
 export interface ListQuery {

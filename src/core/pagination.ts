@@ -4,14 +4,17 @@ import { z } from 'zod';
 export function pageQuery(defaultLimit: number, maxLimit = 100) {
   return {
     cursor: z.string().min(1).max(2048).optional().describe('Opaque cursor from the previous page'),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .default(defaultLimit)
-      .describe(`Page size, 1-${maxLimit}`),
+    limit: queryInteger(1, maxLimit, defaultLimit).describe(`Page size, 1-${maxLimit}`),
   };
+}
+
+/**
+ * A whole number in a query string, written in plain digits (`1e1` or `0x10` are refused, which
+ * Number() would take), within bounds; documented as an integer.
+ */
+export function queryInteger(min: number, max: number, defaultValue: number) {
+  const digitsOnly = (value: unknown) => (typeof value === 'string' && !/^\d{1,9}$/.test(value) ? Number.NaN : value);
+  return z.preprocess(digitsOnly, z.coerce.number().int().min(min).max(max).default(defaultValue));
 }
 
 export interface Page<T> {

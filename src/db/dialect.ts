@@ -14,6 +14,23 @@ export function lockRows<DB, TB extends keyof DB, O>(db: Db, query: SelectQueryB
   return db.dialect === 'postgres' ? query.forUpdate() : query;
 }
 
+/**
+ * Shares a lock on the selected rows with other readers of the same mode until the transaction ends,
+ * holding off writers that lock them for update. SQLite's write transactions are serialized already.
+ */
+export function lockRowsShared<DB, TB extends keyof DB, O>(db: Db, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return db.dialect === 'postgres' ? query.forShare() : query;
+}
+
+/**
+ * True when a statement named a table or column that a schema change removed while the request ran
+ * (a read outside a transaction can meet a concurrent schema change).
+ */
+export function isMissingSchemaObject(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '42703' || code === '42P01' || (code === 'SQLITE_ERROR' && /no such (column|table)/.test(message ?? ''));
+}
+
 /** True when an error is the engine's unique-constraint violation. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;

@@ -6,7 +6,10 @@ import { inTransaction } from '../db/dialect.ts';
 import { columnData, toColumns, toEntry, type Entry } from '../content/entries.ts';
 import { loadEntry, requireEditorView, requireEntry } from '../content/lookup.ts';
 import { contentRead, contentWrite } from '../content/operations.ts';
-import { recordRevision, stagesDraft } from '../content/saving.ts';
+import { databaseIssues, mapUniqueViolation, recordRevision, shareWithGroup, stagesDraft } from '../content/saving.ts';
+import { validateEntryData } from '../content/field-values.ts';
+import type { Db } from '../db/connection.ts';
+import { lockCollection } from '../schema/operations.ts';
 import * as entryStore from '../content/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import * as schemaStore from '../schema/store.ts';
@@ -40,10 +43,12 @@ export const listRevisions = defineOperation({
 });
 
 /** A revision and the collection it belongs to; a revision of a collection since deleted is gone with it. */
-async function requireRevision(db: Parameters<typeof store.findRevision>[0], id: string) {
+async function requireRevision(db: Db, id: string, options: { lock?: boolean } = {}) {
   const row = await store.findRevision(db, id);
-  const collection = row && (await schemaStore.loadCollectionById(db, row.collection_id));
+  let collection = row && (await schemaStore.loadCollectionById(db, row.collection_id));
   if (!row || !collection) throw notFound(`Revision ${id}`);
+  // A restore writes field columns: it holds the collection against schema changes, as content writes do.
+  if (options.lock) collection = await lockCollection(db, collection.slug, 'share');
   return { row, collection };
 }
 
@@ -65,18 +70,26 @@ export const restoreRevision = defineOperation({
   name: 'revisions.restore',
   access: contentWrite,
   async run(ctx, input: { revisionId: string }): Promise<{ item: Entry }> {
-    return inTransaction(ctx.db, async (db) => {
-      const { row: revision, collection } = await requireRevision(db, input.revisionId);
-      const entry = await requireEntry(db, collection, { ref: revision.entry_id, view: 'editor', lock: true });
-      const stored = JSON.parse(revision.data) as Record<string, unknown>;
-      const values = Object.fromEntries(collection.fields.filter((field) => Object.hasOwn(stored, field.slug)).map((field) => [field.slug, stored[field.slug]]));
-      const now = isoNow(ctx.clock);
-      const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
-      if (stagesDraft(collection, entry)) changes._live = JSON.stringify(columnData(collection.fields, entry));
-      await entryStore.updateEntry(db, collection.tableName, entry._id, changes);
-      const saved = (await entryStore.findEntryById(db, collection.tableName, entry._id))!;
-      await recordRevision(ctx, db, collection, saved, now);
-      return { item: toEntry(collection, saved, 'editor') };
-    });
+    const { collection: owner } = await requireRevision(ctx.db, input.revisionId);
+    return mapUniqueViolation(owner, () =>
+      inTransaction(ctx.db, async (db) => {
+        const { row: revision, collection } = await requireRevision(db, input.revisionId, { lock: true });
+        const entry = await requireEntry(db, collection, { ref: revision.entry_id, view: 'editor', lock: true });
+        const stored = JSON.parse(revision.data) as Record<string, unknown>;
+        // Values are checked against the fields as they are now: a field may have changed since.
+        const given = Object.fromEntries(collection.fields.filter((field) => Object.hasOwn(stored, field.slug)).map((field) => [field.slug, stored[field.slug]]));
+        const { values, issues } = validateEntryData(collection.fields, given, 'update');
+        issues.push(...(await databaseIssues(db, collection, values, entry._locale, entry._id)));
+        if (issues.length > 0) throw validationError(issues, `The revision no longer fits the collection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+        const now = isoNow(ctx.clock);
+        const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
+        if (stagesDraft(collection, entry)) changes._live = JSON.stringify(columnData(collection.fields, entry));
+        await entryStore.updateEntry(db, collection.tableName, entry._id, changes);
+        await shareWithGroup(db, collection, entry, values, now);
+        const saved = (await entryStore.findEntryById(db, collection.tableName, entry._id))!;
+        await recordRevision(ctx, db, collection, saved, now);
+        return { item: toEntry(collection, saved, 'editor') };
+      }),
+    );
   },
 });

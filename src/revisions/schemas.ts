@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EntryParams } from '../content/schemas.ts';
+import { queryInteger } from '../core/pagination.ts';
 
 export const RevisionSchema = z
   .object({
@@ -17,7 +18,7 @@ export const EntryRevisionsParams = EntryParams;
 export const RevisionParams = z.object({ revisionId: z.string().min(1).max(64) });
 
 export const ListRevisionsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe('How many of the newest revisions, 1-100'),
+  limit: queryInteger(1, 100, 50).describe('How many of the newest revisions, 1-100'),
 });
 
 export const RevisionItemResponse = z.object({ item: RevisionSchema });

@@ -8,7 +8,8 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
-import { columnKind } from '../content/field-values.ts';
+import { checkFieldValue, columnKind, fromColumnValue, isBlankValue } from '../content/field-values.ts';
+import { columnValues } from '../content/store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
@@ -23,9 +24,13 @@ const reservedCollectionSlugs = new Set([
   'auth', 'import', 'plugins', 'revisions', 'mcp', 'oauth', 'setup', 'id',
 ]);
 
-/** The item's own keys and system timestamps (DECISIONS §4). */
+/**
+ * The item's own keys and system timestamps (DECISIONS §4), and the engines' own column names
+ * (PostgreSQL's system columns, SQLite's rowid aliases), the same on both so a schema works on either.
+ */
 const reservedFieldSlugs = new Set([
   'id', 'type', 'slug', 'status', 'data', 'locale', 'version', 'rev', 'created_at', 'updated_at', 'published_at', 'scheduled_at', 'deleted_at',
+  'oid', 'rowid', 'xmin', 'xmax', 'cmin', 'cmax', 'ctid', 'tableoid',
 ]);
 
 type CollectionItem = { item: CollectionDefinition & { fields?: FieldDefinition[] } };
@@ -36,6 +41,12 @@ export async function requireCollection(db: Db, slug: string): Promise<store.Loa
   const collection = await store.loadCollection(db, slug);
   if (!collection) throw notFound(`Collection ${slug}`);
   return collection;
+}
+
+/** Inside a transaction: the collection as it stands, locked against (`share`) or for (`update`) schema changes. */
+export async function lockCollection(db: Db, slug: string, mode: 'share' | 'update'): Promise<store.LoadedCollection> {
+  await store.lockCollectionRow(db, slug, mode);
+  return requireCollection(db, slug);
 }
 
 function requireField(collection: CollectionSchema, slug: string): FieldDefinition {
@@ -101,6 +112,7 @@ export const updateCollection = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { slug: string } & z.output<typeof UpdateCollectionBody>): Promise<CollectionItem> {
     return inTransaction(ctx.db, async (db) => {
+      await store.lockCollectionRow(db, input.slug, 'update');
       const existing = await store.findCollectionRow(db, input.slug);
       if (!existing) throw notFound(`Collection ${input.slug}`);
       const changes: Partial<store.CollectionRow> = { updated_at: isoNow(ctx.clock) };
@@ -120,6 +132,7 @@ export const deleteCollection = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { slug: string; force?: boolean }): Promise<{ success: true }> {
     return inTransaction(ctx.db, async (db) => {
+      await store.lockCollectionRow(db, input.slug, 'update');
       const existing = await store.findCollectionRow(db, input.slug);
       if (!existing) throw notFound(`Collection ${input.slug}`);
       // A reference field of another collection would point at nothing; it must go first.
@@ -169,7 +182,7 @@ export const createField = defineOperation({
     await assertValidDefinition(ctx, definition);
     return uniqueSlug(`Collection ${input.collection} already has a field ${input.slug}`, () =>
       inTransaction(ctx.db, async (db) => {
-        const collection = await requireCollection(db, input.collection);
+        const collection = await lockCollection(db, input.collection, 'update');
         if (collection.fields.some((field) => field.slug === input.slug)) {
           throw new AppError('DUPLICATE_SLUG', `Collection ${input.collection} already has a field ${input.slug}`);
         }
@@ -206,7 +219,7 @@ export const updateField = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { collectionSlug: string; fieldSlug: string } & z.output<typeof UpdateFieldBody>): Promise<FieldItem> {
     return inTransaction(ctx.db, async (db) => {
-      const collection = await requireCollection(db, input.collectionSlug);
+      const collection = await lockCollection(db, input.collectionSlug, 'update');
       const field = requireField(collection, input.fieldSlug);
       const next: FieldDefinition = {
         ...field,
@@ -231,6 +244,9 @@ export const updateField = defineOperation({
         if (columnKind(next.type) !== columnKind(field.type)) await setColumnKind(db, collection.tableName, field.slug, columnKind(next.type));
       }
       await assertValidDefinition({ ...ctx, db }, next);
+      if (next.type !== field.type || next.required !== field.required || JSON.stringify(next.validation) !== JSON.stringify(field.validation)) {
+        await assertStoredValuesFit(db, collection.tableName, field, next);
+      }
       await store.updateFieldRow(db, field.id, {
         label: next.label,
         type: next.type,
@@ -263,7 +279,7 @@ export const deleteField = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { collectionSlug: string; fieldSlug: string }): Promise<{ success: true }> {
     return inTransaction(ctx.db, async (db) => {
-      const collection = await requireCollection(db, input.collectionSlug);
+      const collection = await lockCollection(db, input.collectionSlug, 'update');
       const field = requireField(collection, input.fieldSlug);
       await store.deleteFieldRow(db, field.id);
       await dropFieldColumn(db, collection.tableName, field.slug, field.id);
@@ -278,7 +294,7 @@ export const reorderFields = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { slug: string } & z.output<typeof ReorderFieldsBody>): Promise<FieldList> {
     return inTransaction(ctx.db, async (db) => {
-      const collection = await requireCollection(db, input.slug);
+      const collection = await lockCollection(db, input.slug, 'update');
       const known = new Set(collection.fields.map((field) => field.slug));
       const given = new Set(input.fieldSlugs);
       if (given.size !== input.fieldSlugs.length || given.size !== known.size || input.fieldSlugs.some((slug) => !known.has(slug))) {
@@ -293,6 +309,26 @@ export const reorderFields = defineOperation({
     });
   },
 });
+
+/**
+ * A field's definition may only change in ways its stored values still satisfy (DECISIONS §4): every
+ * entry's value, trashed ones included, is checked against the new definition.
+ */
+async function assertStoredValuesFit(db: Db, table: string, before: FieldDefinition, after: FieldDefinition): Promise<void> {
+  const misfits: string[] = [];
+  for (const { slug, value: stored } of await columnValues(db, table, before.slug)) {
+    const value = fromColumnValue(before, stored);
+    const fits = value === null ? !after.required : !(after.required && isBlankValue(after.type, value)) && checkFieldValue(after, value).ok;
+    if (!fits) misfits.push(slug);
+  }
+  if (misfits.length > 0) {
+    const examples = misfits.slice(0, 5).join(', ');
+    throw new AppError('SCHEMA_ERROR', `${misfits.length} entries hold values of ${after.slug} that the new definition refuses (${examples}${misfits.length > 5 ? ', …' : ''})`, {
+      reason: 'values_do_not_fit',
+      entries: misfits.slice(0, 20),
+    });
+  }
+}
 
 /** Field definition rules, plus the one that needs the database: a reference's target must exist. */
 async function assertValidDefinition(

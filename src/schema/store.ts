@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
+import { lockRows, lockRowsShared } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { CollectionsTable, FieldsTable } from '../db/types.ts';
 import type { CollectionDefinition, CollectionFeature, CollectionSchema, FieldDefinition, FieldType } from './types.ts';
@@ -103,6 +104,16 @@ export async function loadCollection(db: Db, slug: string): Promise<LoadedCollec
       );
     return { ...toCollection(first), fields, tableName: first.table_name };
   });
+}
+
+/**
+ * Locks a collection's row for the rest of the transaction: `share` for content writes (many at once),
+ * `update` for schema changes, so a schema change never lands between a content write reading the
+ * fields and writing their columns.
+ */
+export async function lockCollectionRow(db: Db, slug: string, mode: 'share' | 'update'): Promise<void> {
+  const query = db.kysely.selectFrom('collections').select('id').where('slug', '=', slug);
+  await (mode === 'share' ? lockRowsShared(db, query) : lockRows(db, query)).execute();
 }
 
 export async function findCollectionRow(db: Db, slug: string): Promise<CollectionRow | undefined> {

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
+import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
+
+/** Cases found by probing: leaks through cursors, races, and changes that must keep stored data valid. */
+describe('content edge cases', () => {
+  let t: TestApp;
+  let reader: string;
+  const call = (method: string, path: string, body?: unknown, token = t.adminToken) => t.request(method, `${api}${path}`, { token, body });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ token: reader } = await t.userWithToken(10, ['content:read']));
+    expectSuccess(await call('POST', '/settings', { locales: ['en', 'fr', 'de'] }));
+  });
+  afterAll(() => t.close());
+
+  it('gives cursors that carry no value, so a reader never learns a staged draft or a schedule', async () => {
+    await createCollection(t, 'notes', [{ slug: 'title', type: 'string' }]);
+    const entries = [];
+    for (const title of ['alpha', 'beta', 'gamma']) entries.push(await createEntry(t, 'notes', { data: { title }, status: 'published' }));
+    expectSuccess(await call('PUT', `/content/notes/${entries[0].id}`, { data: { title: 'SECRET DRAFT' } }));
+    expectSuccess(await call('POST', `/content/notes/${entries[1].id}/schedule`, { scheduledAt: '2099-01-01T00:00:00Z' }));
+    for (const orderBy of ['title', 'scheduledAt']) {
+      const page = expectSuccess(await call('GET', `/content/notes?orderBy=${orderBy}&limit=1`, undefined, reader));
+      const decoded = Buffer.from(page.nextCursor, 'base64url').toString('utf8');
+      expect(decoded).not.toContain('SECRET');
+      expect(decoded).not.toContain('2099');
+      const next = expectSuccess(await call('GET', `/content/notes?orderBy=${orderBy}&limit=5&cursor=${page.nextCursor}`, undefined, reader));
+      expect(next.items.length).toBe(2);
+      for (const item of [...page.items, ...next.items]) expect(item.data.title).not.toBe('SECRET DRAFT');
+    }
+  });
+
+  it('refuses limits written other than in plain digits', async () => {
+    for (const limit of ['1e1', '0x10', '10abc', '']) expect(issuePaths(await call('GET', `/content/notes?limit=${limit}`))).toEqual(['limit']);
+    expect(expectSuccess(await call('GET', '/content/notes?limit=2')).items).toHaveLength(2);
+  });
+
+  it('refuses field slugs that are the engines own column names', async () => {
+    for (const slug of ['xmin', 'ctid', 'tableoid', 'oid', 'rowid']) {
+      expectError(await call('POST', '/schema/collections/notes/fields', { slug, label: slug, type: 'string' }), 400, 'RESERVED_SLUG');
+    }
+  });
+
+  it('gives every one of many simultaneous creates with the same title its own generated slug', async () => {
+    const responses = await Promise.all(Array.from({ length: 12 }, () => call('POST', '/content/notes', { data: { title: 'Same title' } })));
+    const slugs = responses.map((response) => expectCreated(response).item.slug);
+    expect(new Set(slugs).size).toBe(12);
+    expect(slugs).toContain('same-title');
+  });
+
+  it('gives simultaneously created fields distinct positions', async () => {
+    await createCollection(t, 'wide', []);
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, index) => call('POST', '/schema/collections/wide/fields', { slug: `f${index}`, label: 'F', type: 'string' })));
+    const orders = responses.map((response) => expectCreated(response).item.sortOrder);
+    expect(new Set(orders).size).toBe(8);
+  });
+
+  it('saves shared fields of one translation group from several writers at once without failing', async () => {
+    await createCollection(t, 'products', [{ slug: 'name', type: 'string' }, { slug: 'price', type: 'integer', translatable: false }]);
+    const en = await createEntry(t, 'products', { data: { name: 'Chair', price: 5 }, status: 'published' });
+    const fr = await createEntry(t, 'products', { data: { name: 'Chaise' }, locale: 'fr', translationOf: en.id, status: 'published' });
+    const de = await createEntry(t, 'products', { data: { name: 'Stuhl' }, locale: 'de', translationOf: en.id, status: 'published' });
+    for (let round = 0; round < 3; round++) {
+      const writes = [en, fr, de, en, fr, de].map((entry, index) => call('PUT', `/content/products/${entry.id}`, { data: { price: round * 10 + index } }));
+      for (const response of await Promise.all(writes)) expect(response.status).toBe(200);
+    }
+    // A shared value saved as a draft stays a draft on every member: readers keep the live price.
+    for (const entry of [en, fr, de]) expect(expectSuccess(await call('GET', `/content/products/${entry.id}`, undefined, reader)).item.data.price).toBe(5);
+  });
+
+  it('refuses a translationOf that names no entry with 400 naming translationOf', async () => {
+    expect(issuePaths(await call('POST', '/content/products', { data: { name: 'X' }, locale: 'fr', translationOf: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }))).toEqual(['translationOf']);
+  });
+
+  it('makes saves live at once after drafts are switched off', async () => {
+    await createCollection(t, 'pages', [{ slug: 'title', type: 'string' }]);
+    const page = await createEntry(t, 'pages', { data: { title: 'Live v1' }, status: 'published' });
+    expectSuccess(await call('PUT', `/content/pages/${page.id}`, { data: { title: 'Draft v2' } }));
+    expectSuccess(await call('PATCH', '/schema/collections/pages', { supports: ['revisions'] }));
+    const saved = expectSuccess(await call('PUT', `/content/pages/${page.id}`, { data: { title: 'Now v3' } })).item;
+    expect(saved.liveData).toBeUndefined();
+    expect(expectSuccess(await call('GET', `/content/pages/${page.id}`, undefined, reader)).item.data.title).toBe('Now v3');
+  });
+
+  it('refuses a field change that stored values would break, and changes nothing', async () => {
+    await createCollection(t, 'memos', [{ slug: 'body', type: 'text' }, { slug: 'note', type: 'string' }]);
+    await createEntry(t, 'memos', { data: { body: 'long text', note: null } });
+    expectError(await call('PATCH', '/schema/collections/memos/fields/body', { type: 'string', validation: { maxLength: 3 } }), 400, 'SCHEMA_ERROR');
+    expectError(await call('PATCH', '/schema/collections/memos/fields/note', { required: true }), 400, 'SCHEMA_ERROR');
+    const fields = expectSuccess(await call('GET', '/schema/collections/memos/fields')).items;
+    expect(fields.map((field: { type: string; required: boolean }) => [field.type, field.required])).toEqual([['text', false], ['string', false]]);
+    expectSuccess(await call('PATCH', '/schema/collections/memos/fields/body', { type: 'string', validation: { maxLength: 20 } }));
+  });
+
+  it('keeps a duplicate within the title rules, leaving out the copy marker when it would not fit', async () => {
+    await createCollection(t, 'tags', [{ slug: 'title', type: 'string', validation: { maxLength: 5 } }]);
+    const tag = await createEntry(t, 'tags', { data: { title: 'Hello' } });
+    expect(expectCreated(await call('POST', `/content/tags/${tag.id}/duplicate`)).item.data.title).toBe('Hello');
+    const short = await createEntry(t, 'tags', { data: { title: 'Hi' } });
+    expect(expectCreated(await call('POST', `/content/tags/${short.id}/duplicate`)).item.data.title).toBe('Hi');
+  });
+
+  it('refuses to restore a revision whose values no longer fit the field, with 400 and no change', async () => {
+    await createCollection(t, 'flags', [{ slug: 'title', type: 'string' }, { slug: 'flag', type: 'boolean' }]);
+    const entry = await createEntry(t, 'flags', { data: { title: 'One', flag: true } });
+    const [revision] = expectSuccess(await call('GET', `/content/flags/${entry.id}/revisions`)).items;
+    expectSuccess(await call('DELETE', '/schema/collections/flags/fields/flag'));
+    expectCreated(await call('POST', '/schema/collections/flags/fields', { slug: 'flag', label: 'Flag', type: 'integer' }));
+    expect(issuePaths(await call('POST', `/revisions/${revision.id}/restore`))).toEqual(['data.flag']);
+    const after = expectSuccess(await call('GET', `/content/flags/${entry.id}/revisions`));
+    expect(after.total).toBe(1);
+  });
+});
