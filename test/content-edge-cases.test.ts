@@ -37,6 +37,11 @@ describe('content edge cases', () => {
     expect(expectSuccess(await call('GET', '/content/notes?limit=2')).items).toHaveLength(2);
   });
 
+  it('refuses a __proto__ key in entry data as an unknown key', async () => {
+    const response = await t.request('POST', `${api}/content/notes`, { token: t.adminToken, rawBody: '{"data":{"title":"x","__proto__":{"a":1}}}', headers: { 'content-type': 'application/json' } });
+    expect(issuePaths(response)).toEqual(['data.__proto__']);
+  });
+
   it('refuses field slugs that are the engines own column names', async () => {
     for (const slug of ['xmin', 'ctid', 'tableoid', 'oid', 'rowid']) {
       expectError(await call('POST', '/schema/collections/notes/fields', { slug, label: slug, type: 'string' }), 400, 'RESERVED_SLUG');

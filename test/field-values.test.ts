@@ -10,29 +10,12 @@ import {
   validateEntryData,
 } from '../src/content/field-values.ts';
 import { fieldDefinitionIssues, typeChangeProblem } from '../src/schema/field-rules.ts';
-import { fieldTypes, type FieldDefinition, type FieldType, type FieldValidation } from '../src/schema/types.ts';
+import { fieldTypes, type FieldType, type FieldValidation } from '../src/schema/types.ts';
+import { fieldDefinition } from './support/fields.ts';
 
-const stamp = '2026-01-01T00:00:00.000Z';
 const ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-function field(slug: string, type: FieldType, extra: Partial<FieldDefinition> = {}): FieldDefinition {
-  return {
-    id: `F_${slug}`,
-    slug,
-    label: slug,
-    type,
-    required: false,
-    unique: false,
-    validation: {},
-    options: {},
-    searchable: false,
-    translatable: true,
-    sortOrder: 0,
-    createdAt: stamp,
-    updatedAt: stamp,
-    ...extra,
-  };
-}
+const field = fieldDefinition;
 
 function check(type: FieldType, value: unknown, validation: FieldValidation = {}) {
   return checkFieldValue({ type, validation }, value);

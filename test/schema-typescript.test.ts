@@ -1,28 +1,14 @@
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { checkFieldValue } from '../src/content/field-values.ts';
 import { schemaToTypeScript } from '../src/schema/typescript.ts';
 import type { CollectionSchema, FieldDefinition, FieldType } from '../src/schema/types.ts';
+import { fieldDefinition } from './support/fields.ts';
+import { typeScriptDiagnostics } from './support/typescript.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
 
 function field(slug: string, type: FieldType, label: string, extra: Partial<FieldDefinition> = {}): FieldDefinition {
-  return {
-    id: `F_${slug}`,
-    slug,
-    label,
-    type,
-    required: false,
-    unique: false,
-    validation: {},
-    options: {},
-    searchable: false,
-    translatable: true,
-    sortOrder: 0,
-    createdAt: stamp,
-    updatedAt: stamp,
-    ...extra,
-  };
+  return fieldDefinition(slug, type, { label, ...extra });
 }
 
 function collection(slug: string, labelSingular: string | undefined, fields: FieldDefinition[], description?: string): CollectionSchema {
@@ -70,27 +56,7 @@ const schema: CollectionSchema[] = [
   collection('untitled', undefined, []),
 ];
 
-const fileName = '/virtual/schema.ts';
-const compilerOptions: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ES2022,
-  lib: ['lib.es2022.d.ts'],
-  types: [],
-};
-
-/** Type-checks one in-memory file against the standard library; returns the diagnostics as text. */
-function diagnosticsOf(source: string): string[] {
-  const host = ts.createCompilerHost(compilerOptions);
-  const readLibrary = host.getSourceFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.getSourceFile = (name, languageVersion, ...rest) =>
-    name === fileName ? ts.createSourceFile(name, source, languageVersion, true) : readLibrary(name, languageVersion, ...rest);
-  host.fileExists = (name) => name === fileName || fileExists(name);
-  const program = ts.createProgram([fileName], compilerOptions, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-}
+const diagnosticsOf = typeScriptDiagnostics;
 
 const generated = schemaToTypeScript(schema);
 

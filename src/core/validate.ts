@@ -28,8 +28,8 @@ const maxDepth = 200;
 
 /**
  * What no input may hold, found without recursion: the NUL character in a string or key
- * (PostgreSQL text cannot hold it; refusing it everywhere keeps both engines alike), or nesting
- * deeper than `maxDepth`.
+ * (PostgreSQL text cannot hold it; refusing it everywhere keeps both engines alike), a `__proto__`
+ * key, or nesting deeper than `maxDepth`.
  */
 function structureProblem(value: unknown): ValidationIssue | undefined {
   const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
@@ -43,6 +43,8 @@ function structureProblem(value: unknown): ValidationIssue | undefined {
     if (path.length >= maxDepth) return { path: path.slice(0, 3).join('.'), message: `Must not nest deeper than ${maxDepth} levels` };
     for (const [key, item] of Object.entries(current)) {
       if (key.includes('\0')) return { path: [...path, key].join('.'), message: 'Must not contain the NUL character' };
+      // Parsed JSON may hold it as a plain key, but any object it is copied into would take it as a prototype.
+      if (key === '__proto__') return { path: [...path, key].join('.'), message: 'Unknown key' };
       pending.push({ value: item, path: [...path, key] });
     }
   }

@@ -187,28 +187,23 @@ export const createField = defineOperation({
           throw new AppError('DUPLICATE_SLUG', `Collection ${input.collection} already has a field ${input.slug}`);
         }
         const now = isoNow(ctx.clock);
-        const row: store.FieldRow = {
+        const field: FieldDefinition = {
           id: newId(),
-          collection_id: collection.id,
           slug: input.slug,
           label: input.label,
-          type: input.type,
-          required: definition.required ? 1 : 0,
-          is_unique: definition.unique ? 1 : 0,
-          default_value: definition.defaultValue === undefined ? null : JSON.stringify(definition.defaultValue),
-          validation: JSON.stringify(definition.validation),
-          options: JSON.stringify(definition.options),
-          searchable: input.searchable ? 1 : 0,
-          translatable: input.translatable === false ? 0 : 1,
-          sort_order: collection.fields.reduce((highest, field) => Math.max(highest, field.sortOrder + 1), 0),
-          created_at: now,
-          updated_at: now,
+          ...definition,
+          searchable: input.searchable ?? false,
+          translatable: input.translatable ?? true,
+          sortOrder: collection.fields.reduce((highest, existing) => Math.max(highest, existing.sortOrder + 1), 0),
+          createdAt: now,
+          updatedAt: now,
         };
-        await store.insertField(db, row);
-        await addFieldColumn(db, collection.tableName, row.slug, columnKind(input.type));
-        await setFieldIndexes(db, collection.tableName, row.slug, row.id, { sortable: sortableFieldTypes.includes(input.type), unique: definition.unique });
+        if (field.defaultValue === undefined) delete field.defaultValue;
+        await store.insertField(db, store.toFieldRow(field, collection.id));
+        await addFieldColumn(db, collection.tableName, field.slug, columnKind(field.type));
+        await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sortable: sortableFieldTypes.includes(field.type), unique: field.unique });
         await store.touchCollection(db, collection.id, now);
-        return { item: store.toField(row) };
+        return { item: field };
       }),
     );
   },
@@ -247,18 +242,8 @@ export const updateField = defineOperation({
       if (next.type !== field.type || next.required !== field.required || JSON.stringify(next.validation) !== JSON.stringify(field.validation)) {
         await assertStoredValuesFit(db, collection.tableName, field, next);
       }
-      await store.updateFieldRow(db, field.id, {
-        label: next.label,
-        type: next.type,
-        required: next.required ? 1 : 0,
-        is_unique: next.unique ? 1 : 0,
-        default_value: next.defaultValue === undefined ? null : JSON.stringify(next.defaultValue),
-        validation: JSON.stringify(next.validation),
-        options: JSON.stringify(next.options),
-        searchable: next.searchable ? 1 : 0,
-        translatable: next.translatable ? 1 : 0,
-        updated_at: next.updatedAt,
-      });
+      const { id: _id, collection_id: _collection, slug: _slug, created_at: _created, ...changes } = store.toFieldRow(next, collection.id);
+      await store.updateFieldRow(db, field.id, changes);
       const sortable = (type: FieldDefinition['type']) => sortableFieldTypes.includes(type);
       if (next.unique !== field.unique || sortable(next.type) !== sortable(field.type)) {
         try {

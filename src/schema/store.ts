@@ -48,6 +48,27 @@ export function toField(row: FieldRow): FieldDefinition {
   return field;
 }
 
+/** A field definition as its row: the inverse of `toField`. */
+export function toFieldRow(field: FieldDefinition, collectionId: string): FieldRow {
+  return {
+    id: field.id,
+    collection_id: collectionId,
+    slug: field.slug,
+    label: field.label,
+    type: field.type,
+    required: field.required ? 1 : 0,
+    is_unique: field.unique ? 1 : 0,
+    default_value: field.defaultValue === undefined ? null : JSON.stringify(field.defaultValue),
+    validation: JSON.stringify(field.validation),
+    options: JSON.stringify(field.options),
+    searchable: field.searchable ? 1 : 0,
+    translatable: field.translatable ? 1 : 0,
+    sort_order: field.sortOrder,
+    created_at: field.createdAt,
+    updated_at: field.updatedAt,
+  };
+}
+
 const schemaCache = new ReadCache<LoadedCollection>(200, ['collections', 'fields']);
 
 /**
