@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 import type { Db } from './connection.ts';
 import type { Database } from './types.ts';
 
-const compiledByDatabase = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
+const compiledByDatabase = new WeakMap<object, Map<string, CompiledQuery>>();
 
 /**
  * Runs a query on every request without building and compiling it each time: `build` runs once per
@@ -10,8 +10,8 @@ const compiledByDatabase = new WeakMap<Kysely<Database>, Map<string, CompiledQue
  * builder bound them. For the hottest paths only (authentication, settings).
  */
 export async function runCompiled<Row>(db: Db, key: string, build: (kysely: Kysely<Database>) => Compilable<Row>, parameters: readonly unknown[]): Promise<Row[]> {
-  let compiled = compiledByDatabase.get(db.kysely);
-  if (!compiled) compiledByDatabase.set(db.kysely, (compiled = new Map()));
+  let compiled = compiledByDatabase.get(db.identity);
+  if (!compiled) compiledByDatabase.set(db.identity, (compiled = new Map()));
   let query = compiled.get(key) as CompiledQuery<Row> | undefined;
   if (!query) {
     query = build(db.kysely).compile();

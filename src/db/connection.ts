@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A database handle: the Kysely instance plus the one fact about the engine that `db/` helpers need. */
 export interface Db {
+  /** The same object for every view of one database (per request, in a transaction): what caches key on. */
+  identity: object;
   kysely: Kysely<Database>;
   dialect: Dialect;
   /**
@@ -18,6 +20,11 @@ export interface Db {
    * See read-cache.ts.
    */
   changeStamp?: (tables: readonly string[]) => string;
+  /**
+   * The stamp as it is right now, never the value a request remembered: what a transaction uses, since
+   * other processes may have committed between the request's first read and its BEGIN.
+   */
+  currentChangeStamp?: (tables: readonly string[]) => string;
   /**
    * The same database as one request sees it: other processes' changes are looked for once, at the
    * request's first cached read (they take effect from the next request); its own writes at once.
@@ -76,9 +83,11 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   };
   const stampReader = (readVersion: () => number) => (tables: readonly string[]) => `${readVersion()}:${statements.writesTo(tables)}`;
   const db: Db = {
+    identity: {},
     kysely,
     dialect: 'sqlite',
     changeStamp: stampReader(() => dataVersion.get()),
+    currentChangeStamp: stampReader(() => dataVersion.get()),
     forRequest() {
       let version: number | undefined;
       return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get())) };
@@ -172,7 +181,7 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...kyselyLog(options) });
-  const db: Db = { kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
+  const db: Db = { identity: {}, kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
   return db;
 }
 

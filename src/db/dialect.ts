@@ -56,7 +56,9 @@ function escapeLike(text: string): string {
 
 /** Runs `work` in one transaction with a Db bound to it; a throw rolls everything back. */
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.kysely.transaction().execute((trx) => work({ ...db, kysely: trx }));
+  // SQLite's write transactions begin IMMEDIATE: nobody else commits until this one ends, so cached
+  // reads stay exact inside it, checked against the stamp as it is at each read.
+  return db.kysely.transaction().execute((trx) => work({ ...db, kysely: trx, changeStamp: db.currentChangeStamp }));
 }
 
 /**

@@ -9,7 +9,8 @@ interface Entry<V> {
  * Remembers the result of a hot read for as long as the database cannot have changed under it: an
  * entry is used only while the database's change stamp is the one seen before the read was made. So
  * a token revoked or a user disabled by any process, the CLI included, is seen on the next request.
- * Where the engine has no change stamp (PostgreSQL), or inside a transaction, every call reads.
+ * Where the engine has no change stamp (PostgreSQL), every call reads. Inside a transaction the stamp
+ * is read afresh (db/dialect.ts), and the transaction's own writes move it at once.
  * An undefined result (nothing found) is never remembered, so lookups of unknown keys cannot fill it.
  */
 export class ReadCache<V> {
@@ -24,10 +25,10 @@ export class ReadCache<V> {
   }
 
   async get(db: Db, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
-    if (!db.changeStamp || db.kysely.isTransaction) return load();
+    if (!db.changeStamp) return load();
     const stamp = db.changeStamp(this.tables);
-    let entries = this.byDatabase.get(db.kysely);
-    if (!entries) this.byDatabase.set(db.kysely, (entries = new Map()));
+    let entries = this.byDatabase.get(db.identity);
+    if (!entries) this.byDatabase.set(db.identity, (entries = new Map()));
     const entry = entries.get(key);
     if (entry?.stamp === stamp) return entry.value;
     const value = await load();
