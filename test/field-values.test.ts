@@ -5,11 +5,12 @@ import {
   defaultValueFor,
   fromColumnValue,
   normalizeDateTime,
+  patternValueMaxLength,
   referencesToCheck,
   toColumnValue,
   validateEntryData,
 } from '../src/content/field-values.ts';
-import { fieldDefinitionIssues, typeChangeProblem } from '../src/schema/field-rules.ts';
+import { fieldDefinitionIssues, patternMaxLength, typeChangeProblem } from '../src/schema/field-rules.ts';
 import { fieldTypes, type FieldType, type FieldValidation } from '../src/schema/types.ts';
 import { fieldDefinition } from './support/fields.ts';
 
@@ -329,6 +330,61 @@ describe('fieldDefinitionIssues', () => {
     const issues = fieldDefinitionIssues({ type: 'text', unique: true, validation: { minLength: 3, maxLength: 2, min: 1 }, options: { collection: 'x' } });
     expect(issues.map((issue) => issue.path).sort()).toEqual(['options.collection', 'unique', 'validation.min', 'validation.minLength']);
     expect(issues.find((issue) => issue.path === 'validation.minLength')?.message).toBe('Must not be greater than validation.maxLength (2)');
+  });
+});
+
+describe('validation.pattern', () => {
+  const patternIssues = (pattern: string) => fieldDefinitionIssues({ type: 'string', validation: { pattern } });
+  const exponential = [{ path: 'validation.pattern', message: expect.stringMatching(/^Pattern could take exponential time \(nested quantifiers\)/) }];
+
+  it.each([
+    ['^(a+)+$'],
+    ['^(a*)*$'],
+    ['(a?)*b'],
+    ['^(?:\\w+\\s?)+$'],
+    ['((a+)b)*'],
+    ['(a{2,})+'],
+    ['(a+){2}'],
+    ['(a{1,3}){20}'],
+    ['^(a+)+?$'],
+    ['(?=(a+)+)'],
+    ['(a)\\1+'],
+    ['(a)(\\1)*'],
+    ['(?<x>a)\\k<x>{2,}'],
+  ])('refuses %s, which repeats a part of varying length', (pattern) => {
+    expect(patternIssues(pattern)).toEqual(exponential);
+  });
+
+  it.each([
+    ['^[a-z]+$'],
+    ['^\\d{3}-\\d{4}$'],
+    ['^(foo|bar)$'],
+    ['^(ab)+$'],
+    ['^(\\d{1,3}\\.){3}\\d{1,3}$'],
+    ['^\\(a+\\)+$'],
+    ['^[(a+)]+$'],
+    ['^[\\](+]+$'],
+    ['^(?:x)*(?=a+)[a-z]*$'],
+    ['^(a)\\1$'],
+    ['^x{$'],
+  ])('accepts %s', (pattern) => {
+    expect(patternIssues(pattern)).toEqual([]);
+  });
+
+  it('refuses patterns longer than the limit', () => {
+    expect(patternIssues('a'.repeat(patternMaxLength))).toEqual([]);
+    expect(patternIssues('a'.repeat(patternMaxLength + 1))).toEqual([{ path: 'validation.pattern', message: `Must be at most ${patternMaxLength} characters` }]);
+  });
+
+  it('still applies an accepted pattern, to values up to a length', () => {
+    const validation = { pattern: '^(ab)+$' };
+    expect(check('string', 'abab', validation).ok).toBe(true);
+    expect(check('string', 'aba', validation)).toEqual({ ok: false, message: 'Must match the pattern ^(ab)+$' });
+    expect(check('text', 'ab'.repeat(patternValueMaxLength / 2), validation).ok).toBe(true);
+    expect(check('text', 'ab'.repeat(patternValueMaxLength / 2 + 1), validation)).toEqual({
+      ok: false,
+      message: `Must be at most ${patternValueMaxLength} characters to be checked against the pattern`,
+    });
   });
 });
 

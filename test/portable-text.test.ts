@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { markdownLimits } from '../src/content/markdown-limits.ts';
 import {
   markdownToPortableText,
   normalizePortableText,
@@ -289,6 +290,74 @@ describe('normalizePortableText', () => {
         issues: [{ path: '', message: 'Must be Portable Text (an array of blocks) or a Markdown string' }],
       });
     }
+  });
+});
+
+describe('normalizePortableText limits on Markdown', () => {
+  const refusal = (message: string | RegExp) => ({ ok: false, issues: [{ path: '', message: typeof message === 'string' ? message : expect.stringMatching(message) }] });
+  const tooDeep = refusal(/^Markdown nests too deeply \(at most 32 levels/);
+  const prefixTooLong = (line: number) => refusal(`Line ${line} nests too deeply (more than 100 characters of indentation, quote and list markers)`);
+  /** A list nested one level deeper on every line, the shape marked re-reads once per level. */
+  const staircase = (levels: number) => Array.from({ length: levels }, (_, level) => `${'  '.repeat(level)}- x\n`).join('');
+
+  it('refuses Markdown longer than the limit and accepts it at the limit', () => {
+    const atLimit = 'a'.repeat(markdownLimits.maxLength);
+    expect(normalizePortableText(`${atLimit}b`)).toEqual(refusal(`Markdown must be at most ${markdownLimits.maxLength} characters`));
+    expect(normalizePortableText(atLimit).ok).toBe(true);
+  });
+
+  it('refuses a line with more than 100 characters of indentation, quote and list markers before lexing it', () => {
+    expect(normalizePortableText(`Intro\n\n${'>'.repeat(10_000)} x`)).toEqual(prefixTooLong(3));
+    expect(normalizePortableText(`${'- '.repeat(3000)}x`)).toEqual(prefixTooLong(1));
+    expect(normalizePortableText(`${'1. '.repeat(40)}x`)).toEqual(prefixTooLong(1));
+    expect(normalizePortableText(staircase(60))).toEqual(prefixTooLong(51));
+  });
+
+  it('refuses quotes, lists, links and emphasis nested more than 32 levels deep', () => {
+    expect(normalizePortableText(staircase(33))).toEqual(tooDeep);
+    expect(normalizePortableText(`${'> '.repeat(33)}x`)).toEqual(tooDeep);
+    expect(normalizePortableText(`${'*'.repeat(10_000)}x${'*'.repeat(10_000)}`)).toEqual(tooDeep);
+    expect(normalizePortableText(`${'*a _a '.repeat(2000)}b${' a_ a*'.repeat(2000)}`)).toEqual(tooDeep);
+    expect(normalizePortableText(`${'**a '.repeat(33)}b${' a**'.repeat(33)}`)).toEqual(tooDeep);
+    expect(normalizePortableText(`${'~a '.repeat(33)}b${' a~'.repeat(33)}`)).toEqual(tooDeep);
+    expect(() => markdownToPortableText(staircase(33))).toThrow(/nests too deeply/);
+  });
+
+  it('refuses many emphasis markers in one long paragraph, which marked scans in quadratic time', () => {
+    expect(normalizePortableText(`${'_a '.repeat(1000)}${'b'.repeat(200_000)} a_`)).toEqual(refusal(/^Markdown has too many emphasis markers/));
+    expect(normalizePortableText(`${'_x'.repeat(100)}\n\n`.repeat(150)).ok).toBe(true);
+  });
+
+  it('converts the deepest accepted nesting', () => {
+    const list = normalizePortableText(staircase(31));
+    if (!list.ok) throw new Error(list.issues[0]?.message);
+    expect(list.blocks.map((block) => (block as PortableTextTextBlock).level)).toEqual(Array.from({ length: 31 }, (_, index) => index + 1));
+    const quote = normalizePortableText(`${'> '.repeat(31)}deep`);
+    expect(quote.ok && shape(quote.blocks)).toEqual([{ ...paragraph(span('deep')), style: 'blockquote' }]);
+    const emphasis = normalizePortableText(`${'*a _a '.repeat(15)}b${' a_ a*'.repeat(15)}`);
+    expect(emphasis.ok && portableTextToPlainText(emphasis.blocks)).toBe(`${'a a '.repeat(15)}b${' a a'.repeat(15)}`);
+  });
+
+  it('converts the worst accepted shapes repeated to a large document', () => {
+    const repeatTo = (unit: string, length: number) => unit.repeat(Math.floor(length / unit.length));
+    const quotedLists = normalizePortableText(repeatTo(`${'> - '.repeat(15)}x\n`, 20_000));
+    expect(quotedLists.ok && quotedLists.blocks.length).toBeGreaterThan(300);
+    const stairs = normalizePortableText(repeatTo(`${staircase(31)}\n`, 20_000));
+    expect(stairs.ok && stairs.blocks.length).toBeGreaterThan(500);
+  });
+
+  it('still converts ordinary documents: nested lists, indented code, long separators and 200 KB articles', () => {
+    const nested = normalizePortableText(staircase(6));
+    expect(nested.ok && nested.blocks.length).toBe(6);
+    const code = normalizePortableText(`- item\n\n  \`\`\`js\n  ${' '.repeat(120)}deep();\n  \`\`\`\n\n${' '.repeat(130)}x`);
+    expect(code.ok && code.blocks.map((block) => block._type)).toEqual(['block', 'code', 'code']);
+    const separators = normalizePortableText(`Name: ${'_'.repeat(60)}\n\n${'*'.repeat(70)}\n\n${'~'.repeat(60)} ${'-'.repeat(80)}`);
+    expect(separators.ok).toBe(true);
+    const section = '## Section\n\nSome *emphasis*, **strong** and `code` with a [link](https://a.example).\n\n- one\n  - two\n    - three\n\n> quoted\n\n';
+    const article = section.repeat(Math.ceil(200_000 / section.length));
+    expect(article.length).toBeGreaterThan(200_000);
+    const converted = normalizePortableText(article);
+    expect(converted.ok && converted.blocks.length).toBe((article.length / section.length) * 6);
   });
 });
 

@@ -70,6 +70,12 @@ export function compilePattern(pattern: string): RegExp {
 }
 
 /**
+ * Longest text a pattern is tested against. Field rules refuse patterns that backtrack exponentially;
+ * this bounds the polynomial ones (`a*a*b`) that no cheap check recognizes.
+ */
+export const patternValueMaxLength = 10_000;
+
+/**
  * Checks one non-null value against its field and returns it normalized: date-times in canonical UTC,
  * Markdown converted to Portable Text, media strings as {@link MediaReference}.
  */
@@ -267,7 +273,10 @@ function checkLength(text: string, validation: FieldValidation): ValueCheck {
     if (minLength !== undefined && length < minLength) return fail(`Must be at least ${minLength} characters`);
     if (maxLength !== undefined && length > maxLength) return fail(`Must be at most ${maxLength} characters`);
   }
-  if (pattern !== undefined && !compilePattern(pattern).test(text)) return fail(`Must match the pattern ${pattern}`);
+  if (pattern !== undefined) {
+    if (text.length > patternValueMaxLength) return fail(`Must be at most ${patternValueMaxLength} characters to be checked against the pattern`);
+    if (!compilePattern(pattern).test(text)) return fail(`Must match the pattern ${pattern}`);
+  }
   return pass(text);
 }
 

@@ -4,7 +4,8 @@
  * same Markdown always gives the same document and re-saving unchanged text changes nothing.
  */
 import { hash } from 'node:crypto';
-import { getDefaults, Lexer, Tokenizer, type MarkedToken, type Token, type Tokens } from 'marked';
+import { getDefaults, Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
+import { LimitedTokenizer, markdownProblem, MarkdownLimitError, tooDeep } from './markdown-limits.ts';
 import type { ValidationIssue } from '../core/errors.ts';
 
 /** Any keyed Portable Text object: a custom block, an inline object or a mark definition. */
@@ -286,88 +287,10 @@ function tableRowTokens(cells: readonly Tokens.TableCell[]): Token[] {
   return cells.flatMap((cell, index) => (index === 0 ? cell.tokens : [{ type: 'text', raw: ' | ', text: ' | ' }, ...cell.tokens]));
 }
 
-/**
- * Limits on Markdown from contributors. marked re-reads the content of every nested quote, list item,
- * link and emphasis once per level and recurses as deep as the nesting goes, so deep nesting costs
- * time quadratic in the input (or overflows the stack) and plain length multiplies every cost.
- */
-export const markdownLimits = {
-  /** Characters of one Markdown value; a 200 KB article is far below, the worst accepted input lexes in well under a second. */
-  maxLength: 250_000,
-  /** Nested quotes, lists, links and emphasis together; real documents stay under ten. */
-  maxNesting: 32,
-  /** Characters of indentation, `>` and list markers in front of a line's last `>` or list marker. */
-  maxLinePrefix: 100,
-};
-
-const tooDeep = `Markdown nests too deeply (at most ${markdownLimits.maxNesting} levels of quotes, lists, links and emphasis)`;
-
-/** Thrown by markdownToPortableText when the Markdown nests deeper than markdownLimits.maxNesting. */
-export class MarkdownNestingError extends Error {
-  constructor() {
-    super(tooDeep);
-    this.name = 'MarkdownNestingError';
-  }
-}
-
-/** marked's tokenizer, counting how deep the tokenizers that lex their own content again are nested. */
-class NestingLimitTokenizer extends Tokenizer {
-  #depth = 0;
-
-  #nested<T>(tokenize: () => T): T {
-    if (this.#depth >= markdownLimits.maxNesting) throw new MarkdownNestingError();
-    this.#depth++;
-    try {
-      return tokenize();
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  override blockquote(src: string) {
-    return this.#nested(() => super.blockquote(src));
-  }
-
-  override list(src: string) {
-    return this.#nested(() => super.list(src));
-  }
-
-  override link(src: string) {
-    return this.#nested(() => super.link(src));
-  }
-
-  override reflink(src: string, links: Parameters<Tokenizer['reflink']>[1]) {
-    return this.#nested(() => super.reflink(src, links));
-  }
-
-  override emStrong(src: string, maskedSrc: string, prevChar?: string) {
-    return this.#nested(() => super.emStrong(src, maskedSrc, prevChar));
-  }
-
-  override del(src: string, maskedSrc: string, prevChar?: string) {
-    return this.#nested(() => super.del(src, maskedSrc, prevChar));
-  }
-}
-
-// Indentation and container markers up to the last `>` or list marker of a line; linear, as it never fails.
-const linePrefixPattern = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*/;
-
-/** Why Markdown is refused before lexing it, found in one linear pass; undefined when it may be lexed. */
-export function markdownProblem(markdown: string): string | undefined {
-  if (markdown.length > markdownLimits.maxLength) return `Markdown must be at most ${markdownLimits.maxLength} characters`;
-  const lines = markdown.split('\n');
-  for (const [index, line] of lines.entries()) {
-    if ((linePrefixPattern.exec(line)?.[0].length ?? 0) > markdownLimits.maxLinePrefix) {
-      return `Line ${index + 1} nests too deeply (more than ${markdownLimits.maxLinePrefix} characters of indentation, quote and list markers)`;
-    }
-  }
-  return undefined;
-}
-
-/** Throws MarkdownNestingError beyond markdownLimits.maxNesting; normalizePortableText checks all limits. */
+/** Throws MarkdownLimitError beyond markdownLimits; normalizePortableText turns that into an issue. */
 export function markdownToPortableText(markdown: string): PortableTextBlock[] {
   // Own options rather than marked's shared defaults, which any other module could change with marked.use().
-  const options = { ...getDefaults(), gfm: true, breaks: false, pedantic: false, tokenizer: new NestingLimitTokenizer() };
+  const options = { ...getDefaults(), gfm: true, breaks: false, pedantic: false, tokenizer: new LimitedTokenizer() };
   const tokens = Lexer.lex(markdown, options);
   const converter = new MarkdownConverter();
   converter.convertBlocks(tokens, { style: 'normal' });
@@ -498,8 +421,9 @@ function normalizeMarkdown(markdown: string): NormalizedPortableText {
   try {
     return { ok: true, blocks: markdownToPortableText(markdown) };
   } catch (error) {
-    // A RangeError is the stack overflowing on nesting the limits above did not foresee.
-    if (error instanceof MarkdownNestingError || error instanceof RangeError) return { ok: false, issues: [{ path: '', message: tooDeep }] };
+    if (error instanceof MarkdownLimitError) return { ok: false, issues: [{ path: '', message: error.message }] };
+    // The stack overflowing on nesting that the limits above did not foresee.
+    if (error instanceof RangeError) return { ok: false, issues: [{ path: '', message: tooDeep }] };
     throw error;
   }
 }
