@@ -227,6 +227,17 @@ describe('updating settings: values', () => {
     expect(await read()).toEqual({ ...defaults, locales: ['en', 'fr'] });
   });
 
+  it('never lets two simultaneous updates together break the rule that the locales hold the default', async () => {
+    for (let round = 0; round < 5; round++) {
+      ok(await post({ defaultLocale: 'en', locales: ['en', 'fr'] }));
+      // Each is fine alone; together they would leave the default fr outside the locales ['en'].
+      const [moveDefault, shrinkLocales] = await Promise.all([post({ defaultLocale: 'fr' }), post({ locales: ['en'] })]);
+      expect([moveDefault.status, shrinkLocales.status].sort()).toEqual([200, 400]);
+      const settings = await read();
+      expect(settings.locales).toContain(settings.defaultLocale);
+    }
+  });
+
   it('merges: keys not given keep their values', async () => {
     ok(await post({ siteTitle: 'First', postsPerPage: 20 }));
     const merged = ok(await post({ tagline: 'Second', publicRead: true }));

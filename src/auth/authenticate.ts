@@ -23,7 +23,9 @@ export async function authenticateBearer(db: Db, clock: Clock, header: string | 
     throw unauthorized();
   }
   if (row.lastUsedAt === null || now.getTime() - Date.parse(row.lastUsedAt) >= lastUsedPrecisionMs) {
-    await touchToken(db, row.tokenId, now.toISOString());
+    // Bookkeeping only: a write that fails (the database busy with another process's write) must not
+    // refuse a valid credential; the next request tries again.
+    await touchToken(db, row.tokenId, now.toISOString()).catch(() => undefined);
   }
   return {
     kind: 'user',

@@ -54,6 +54,15 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+/**
+ * Makes transactions that take the same key run one after another (until commit), for rules that
+ * span several rows no single row lock covers. PostgreSQL: a transaction-scoped advisory lock;
+ * SQLite's write transactions are serialized already.
+ */
+export async function serializeTransactions(db: Db, key: number): Promise<void> {
+  if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(key)})`.execute(db.kysely);
+}
+
 /** Runs `work` in one transaction with a Db bound to it; a throw rolls everything back. */
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   // SQLite's write transactions begin IMMEDIATE: nobody else commits until this one ends, so cached

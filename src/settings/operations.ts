@@ -3,9 +3,12 @@ import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import type { Db } from '../db/connection.ts';
-import { inTransaction } from '../db/dialect.ts';
+import { inTransaction, serializeTransactions } from '../db/dialect.ts';
 import { settingDefaults, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
 import * as store from './store.ts';
+
+// An arbitrary constant naming the settings among the database's advisory locks.
+const settingsLockKey = 7_346_121_905_114;
 
 /** Stored values over the defaults. Values were validated when written, so reads only decode them. */
 export async function readSettings(db: Db): Promise<Settings> {
@@ -29,6 +32,8 @@ export const updateSettings = defineOperation({
   access: access.scope('admin'),
   async run(ctx, input: z.output<typeof UpdateSettingsBody>): Promise<Settings> {
     return inTransaction(ctx.db, async (db) => {
+      // Two updates at once (one moving defaultLocale, one shrinking locales) must not both pass the check.
+      await serializeTransactions(db, settingsLockKey);
       const merged: Record<string, unknown> = { ...(await readSettings(db)) };
       for (const [key, value] of Object.entries(input)) {
         if (value !== undefined) merged[key] = value === null ? settingDefaults[key as SettingKey] : value;
