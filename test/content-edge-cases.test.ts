@@ -1,4 +1,6 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishDueEntries } from '../src/content/scheduler.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 
@@ -116,5 +118,42 @@ describe('content edge cases', () => {
     expect(issuePaths(await call('POST', `/revisions/${revision.id}/restore`))).toEqual(['data.flag']);
     const after = expectSuccess(await call('GET', `/content/flags/${entry.id}/revisions`));
     expect(after.total).toBe(1);
+  });
+
+  it('lets schema changes race duplicates and scheduled publishing without a server error', async () => {
+    for (let round = 0; round < 3; round++) {
+      const slug = `race${round}`;
+      await createCollection(t, slug, [{ slug: 'title', type: 'string' }, { slug: 'g', type: 'string' }]);
+      const entry = await createEntry(t, slug, { data: { title: 'Racer', g: 'x' } });
+      const scheduled = await createEntry(t, slug, { data: { title: 'Due', g: 'y' } });
+      expectSuccess(await call('POST', `/content/${slug}/${scheduled.id}/schedule`, { scheduledAt: new Date(t.clock.now().getTime() + 1_000).toISOString() }));
+      t.clock.advance(2_000);
+      const system = { db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }) };
+      const [first, second, removal] = await Promise.all([
+        call('POST', `/content/${slug}/${entry.id}/duplicate`),
+        call('POST', `/content/${slug}/${entry.id}/duplicate`),
+        call('DELETE', `/schema/collections/${slug}/fields/g`),
+        publishDueEntries(system),
+      ]);
+      for (const response of [first, second]) expect([201, 409]).toContain(response.status);
+      expect(removal.status).toBe(200);
+      expect(expectSuccess(await call('GET', `/content/${slug}/${scheduled.id}`)).item.status).toBe('published');
+    }
+  });
+
+  it('restores revisions across a translation group while its shared values are saved, without a server error', async () => {
+    await createCollection(t, 'labels', [{ slug: 'name', type: 'string' }, { slug: 'code', type: 'string', translatable: false }]);
+    const en = await createEntry(t, 'labels', { data: { name: 'One', code: 'a' } });
+    const de = await createEntry(t, 'labels', { data: { name: 'Eins' }, locale: 'de', translationOf: en.id });
+    const [enRevision] = expectSuccess(await call('GET', `/content/labels/${en.id}/revisions`)).items;
+    const [deRevision] = expectSuccess(await call('GET', `/content/labels/${de.id}/revisions`)).items;
+    for (let round = 0; round < 4; round++) {
+      const responses = await Promise.all([
+        call('POST', `/revisions/${enRevision.id}/restore`),
+        call('POST', `/revisions/${deRevision.id}/restore`),
+        call('PUT', `/content/labels/${en.id}`, { data: { code: `q${round}` } }),
+      ]);
+      for (const response of responses) expect(response.status).toBe(200);
+    }
   });
 });

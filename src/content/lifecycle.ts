@@ -122,12 +122,12 @@ export const duplicateEntry = defineOperation({
   name: 'content.duplicate',
   access: contentWrite,
   async run(ctx, input: EntryRef): Promise<EntryItem> {
-    const collection = await requireCollection(ctx.db, input.collection);
     return mapUniqueViolation(
-      collection,
+      await requireCollection(ctx.db, input.collection),
       () =>
       inTransaction(ctx.db, async (db) => {
-        const { row } = await loadEntry(ctx, db, input);
+        // The copy's columns come from the collection as it stands, held against schema changes.
+        const { collection, row } = await loadEntry(ctx, db, input, { lock: true });
         const values = columnData(collection.fields, row);
         markCopy(collection, values);
         for (const field of collection.fields) if (field.unique) values[field.slug] = null;

@@ -15,7 +15,7 @@ import { readSettings } from '../settings/operations.ts';
 import { columnData, decodeRev, isLive, toColumns, toEntry, type Entry } from './entries.ts';
 import { validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEditorView, requireEntry, viewOf } from './lookup.ts';
-import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, stagesDraft } from './saving.ts';
+import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, stagesDraft } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import { clearSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
@@ -181,13 +181,7 @@ export const updateEntry = defineOperation({
         const { values, issues } = validateEntryData(collection.fields, input.data ?? {}, 'update');
         issues.push(...explicitSlugIssues(input.slug));
         if (issues.length > 0) throw validationError(issues);
-        // Shared values are written to the whole translation group: its rows are locked in one order
-        // first, so two saves in the same group wait for each other instead of deadlocking.
-        if (Object.keys(sharedValues(collection, values)).length > 0) {
-          const unlocked = await requireEntry(db, collection, { ref: input.id, view: viewOf(ctx) });
-          await store.lockGroup(db, collection.tableName, unlocked._group);
-        }
-        const row = await requireEntry(db, collection, { ref: input.id, view: viewOf(ctx), lock: true });
+        const row = await lockEntryForSave(db, collection, input.id, viewOf(ctx), values);
         const expectedVersion = input._rev === undefined ? undefined : decodeRev(input._rev, row._id);
         if (expectedVersion !== undefined && expectedVersion !== row._version) throw staleRev();
         const problems = await databaseIssues(db, collection, values, row._locale, row._id);

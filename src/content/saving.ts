@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../db/dialect.ts';
 import { insertRevision } from '../revisions/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { columnData, isLive, toColumns } from './entries.ts';
+import { columnData, isLive, toColumns, type View } from './entries.ts';
+import { requireEntry } from './lookup.ts';
 import { referencesToCheck, toColumnValue } from './field-values.ts';
 import * as store from './store.ts';
 
@@ -90,6 +91,19 @@ export async function recordRevision(ctx: AuthorizedContext, db: Db, collection:
     author_id: ctx.actor?.userId ?? null,
     created_at: at,
   });
+}
+
+/**
+ * The entry a save writes, locked. A save that writes shared values writes the whole translation
+ * group: its rows are locked first, in id order, so two saves in one group wait for each other
+ * instead of deadlocking.
+ */
+export async function lockEntryForSave(db: Db, collection: LoadedCollection, ref: string, view: View, values: Record<string, unknown>): Promise<store.EntryRow> {
+  if (Object.keys(sharedValues(collection, values)).length > 0) {
+    const unlocked = await requireEntry(db, collection, { ref, view });
+    await store.lockGroup(db, collection.tableName, unlocked._group);
+  }
+  return requireEntry(db, collection, { ref, view, lock: true });
 }
 
 /** Values of fields that are not translatable, to be shared with the rest of the translation group. */

@@ -21,13 +21,26 @@ export interface DuePublication {
   due_at: string;
 }
 
+/** The collections with entries due by `now`, read without locks (each is then worked on in its own transaction). */
+export async function dueCollections(db: Db, now: string): Promise<string[]> {
+  const rows = await db.kysely.selectFrom('scheduled_publications').select('collection_id').distinct().where('due_at', '<=', now).execute();
+  return rows.map((row) => row.collection_id);
+}
+
 /**
- * Due rows, locked for this transaction; rows another process is publishing right now are skipped,
- * and a row is deleted in the transaction that publishes its entry, so each is published once.
+ * A collection's due rows, locked for this transaction; rows another process is publishing right now
+ * are skipped, and a row is deleted in the transaction that publishes its entry, so each is published once.
  */
-export async function claimDue(db: Db, now: string, limit: number): Promise<DuePublication[]> {
+export async function claimDue(db: Db, collectionId: string, now: string, limit: number): Promise<DuePublication[]> {
   return lockRowsSkipLocked(
     db,
-    db.kysely.selectFrom('scheduled_publications').selectAll().where('due_at', '<=', now).orderBy('due_at').orderBy('entry_id').limit(limit),
+    db.kysely
+      .selectFrom('scheduled_publications')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .where('due_at', '<=', now)
+      .orderBy('due_at')
+      .orderBy('entry_id')
+      .limit(limit),
   ).execute();
 }

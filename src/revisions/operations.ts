@@ -4,9 +4,9 @@ import { notFound, validationError } from '../core/errors.ts';
 import { defineOperation } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { columnData, toColumns, toEntry, type Entry } from '../content/entries.ts';
-import { loadEntry, requireEditorView, requireEntry } from '../content/lookup.ts';
+import { loadEntry, requireEditorView } from '../content/lookup.ts';
 import { contentRead, contentWrite } from '../content/operations.ts';
-import { databaseIssues, mapUniqueViolation, recordRevision, shareWithGroup, stagesDraft } from '../content/saving.ts';
+import { databaseIssues, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, stagesDraft } from '../content/saving.ts';
 import { validateEntryData } from '../content/field-values.ts';
 import type { Db } from '../db/connection.ts';
 import { lockCollection } from '../schema/operations.ts';
@@ -74,11 +74,11 @@ export const restoreRevision = defineOperation({
     return mapUniqueViolation(owner, () =>
       inTransaction(ctx.db, async (db) => {
         const { row: revision, collection } = await requireRevision(db, input.revisionId, { lock: true });
-        const entry = await requireEntry(db, collection, { ref: revision.entry_id, view: 'editor', lock: true });
         const stored = JSON.parse(revision.data) as Record<string, unknown>;
         // Values are checked against the fields as they are now: a field may have changed since.
         const given = Object.fromEntries(collection.fields.filter((field) => Object.hasOwn(stored, field.slug)).map((field) => [field.slug, stored[field.slug]]));
         const { values, issues } = validateEntryData(collection.fields, given, 'update');
+        const entry = await lockEntryForSave(db, collection, revision.entry_id, 'editor', values);
         issues.push(...(await databaseIssues(db, collection, values, entry._locale, entry._id)));
         if (issues.length > 0) throw validationError(issues, `The revision no longer fits the collection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
         const now = isoNow(ctx.clock);

@@ -62,4 +62,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('due_at', 'text', (column) => column.notNull())
     .execute();
   await db.schema.createIndex('scheduled_publications_due_at').on('scheduled_publications').column('due_at').execute();
+  await db.schema.createIndex('scheduled_publications_collection_due_at').on('scheduled_publications').columns(['collection_id', 'due_at']).execute();
 }
