@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
-import { toJsonText } from '../core/raw-json.ts';
+import { RawJson, toJsonText } from '../core/raw-json.ts';
 import { authorize, runOperation } from '../core/operation.ts';
 import { parseInput } from '../core/validate.ts';
 import type { Tool } from './tool.ts';
@@ -120,7 +120,9 @@ function isAccessRefusal(error: AppError): boolean {
 
 /** The REST `data` as JSON text, and as structured content when it is an object (MCP requires one). */
 function toolResult(data: unknown): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: toJsonText(data ?? null) }] };
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) result.structuredContent = data as Record<string, unknown>;
+  const text = toJsonText(data ?? null);
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  // The same JSON again, spliced into the response as it is rather than serialized a second time.
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) result.structuredContent = new RawJson(text) as unknown as Record<string, unknown>;
   return result;
 }
