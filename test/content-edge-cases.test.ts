@@ -23,7 +23,8 @@ describe('content edge cases', () => {
     for (const title of ['alpha', 'beta', 'gamma']) entries.push(await createEntry(t, 'notes', { data: { title }, status: 'published' }));
     expectSuccess(await call('PUT', `/content/notes/${entries[0].id}`, { data: { title: 'SECRET DRAFT' } }));
     expectSuccess(await call('POST', `/content/notes/${entries[1].id}/schedule`, { scheduledAt: '2099-01-01T00:00:00Z' }));
-    for (const orderBy of ['title', 'scheduledAt']) {
+    expectError(await call('GET', '/content/notes?orderBy=scheduledAt', undefined, reader), 403, 'FORBIDDEN');
+    for (const orderBy of ['title', 'createdAt']) {
       const page = expectSuccess(await call('GET', `/content/notes?orderBy=${orderBy}&limit=1`, undefined, reader));
       const decoded = Buffer.from(page.nextCursor, 'base64url').toString('utf8');
       expect(decoded).not.toContain('SECRET');
@@ -155,5 +156,78 @@ describe('content edge cases', () => {
       ]);
       for (const response of responses) expect(response.status).toBe(200);
     }
+  });
+
+  it('answers a discard-draft whose live unique value was taken meanwhile with 400 naming the field', async () => {
+    await createCollection(t, 'codes', [{ slug: 'code', type: 'string', unique: true }]);
+    const first = await createEntry(t, 'codes', { data: { code: 'x1' }, status: 'published' });
+    expectSuccess(await call('PUT', `/content/codes/${first.id}`, { data: { code: 'y1' } }));
+    await createEntry(t, 'codes', { data: { code: 'x1' }, status: 'published' });
+    expect(issuePaths(await call('POST', `/content/codes/${first.id}/discard-draft`))).toEqual(['data.code']);
+    expect(expectSuccess(await call('GET', `/content/codes/${first.id}`)).item.data.code).toBe('y1');
+  });
+
+  it('publishes a new translation with the live shared values while its source has a staged draft', async () => {
+    await createCollection(t, 'goods', [{ slug: 'title', type: 'string' }, { slug: 'price', type: 'integer', translatable: false }]);
+    const source = await createEntry(t, 'goods', { data: { title: 'A', price: 10 }, status: 'published' });
+    expectSuccess(await call('PUT', `/content/goods/${source.id}`, { data: { price: 99 } }));
+    const translation = await createEntry(t, 'goods', { data: { title: 'B' }, locale: 'fr', translationOf: source.id, status: 'published' });
+    expect(expectSuccess(await call('GET', `/content/goods/${translation.id}`, undefined, reader)).item.data.price).toBe(10);
+    expect(expectSuccess(await call('GET', `/content/goods/${translation.id}`)).item.data.price).toBe(99);
+  });
+
+  it('finds by slug the first entry the caller may see', async () => {
+    await createCollection(t, 'guides', [{ slug: 'title', type: 'string' }]);
+    await createEntry(t, 'guides', { data: { title: 'Same' } });
+    const live = await createEntry(t, 'guides', { data: { title: 'Same' }, slug: 'same', locale: 'fr', status: 'published' });
+    expect(expectSuccess(await call('GET', '/content/guides/same', undefined, reader)).item.id).toBe(live.id);
+  });
+
+  it('treats locales case-insensitively, storing their canonical form', async () => {
+    expect(issuePaths(await call('POST', '/settings', { locales: ['en', 'fr', 'de', 'EN'] }))).toEqual(['locales']);
+    const entry = await createEntry(t, 'guides', { data: { title: 'Upper' }, locale: 'FR' });
+    expect(entry.locale).toBe('fr');
+    expect(expectSuccess(await call('GET', `/content/guides/${entry.slug}?locale=Fr`)).item.id).toBe(entry.id);
+  });
+
+  it('answers an empty _rev with 409 like any other malformed one', async () => {
+    const entry = await createEntry(t, 'guides', { data: { title: 'Rev' } });
+    expectError(await call('PUT', `/content/guides/${entry.id}`, { data: { title: 'x' }, _rev: '' }), 409, 'CONFLICT');
+  });
+
+  it('refuses a string value longer than 500 characters (text is for long values)', async () => {
+    expect(issuePaths(await call('POST', '/content/guides', { data: { title: 'x'.repeat(501) } }))).toEqual(['data.title']);
+    expectCreated(await call('POST', '/content/guides', { data: { title: 'é'.repeat(500) } }));
+  });
+
+  it('keeps reference fields pointing at entries that exist', async () => {
+    await createCollection(t, 'shelves', [{ slug: 'name', type: 'string' }]);
+    await createCollection(t, 'racks', [{ slug: 'name', type: 'string' }]);
+    const shelf = await createEntry(t, 'shelves', { data: { name: 'S' } });
+    await createCollection(t, 'books2', [{ slug: 'shelf', type: 'reference', options: { collection: 'shelves' } }]);
+    await createEntry(t, 'books2', { data: { shelf: shelf.id } });
+    expectError(await call('PATCH', '/schema/collections/books2/fields/shelf', { options: { collection: 'racks' } }), 400, 'SCHEMA_ERROR');
+    const body = { slug: 'rack', label: 'Rack', type: 'reference', options: { collection: 'racks' }, defaultValue: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+    expect(issuePaths(await call('POST', '/schema/collections/books2/fields', body))).toEqual(['defaultValue']);
+  });
+
+  it('stores a default as entries receive it', async () => {
+    await createCollection(t, 'events', []);
+    const field = expectCreated(await call('POST', '/schema/collections/events/fields', { slug: 'at', label: 'At', type: 'datetime', defaultValue: '2026-01-01T10:00:00+02:00' })).item;
+    expect(field.defaultValue).toBe('2026-01-01T08:00:00.000Z');
+    expect((await createEntry(t, 'events', { data: {} })).data.at).toBe('2026-01-01T08:00:00.000Z');
+  });
+
+  it('restores a revision live at once on a collection whose drafts were switched off', async () => {
+    const page = await createEntry(t, 'pages', { data: { title: 'R1' }, status: 'published' });
+    expectSuccess(await call('PATCH', '/schema/collections/pages', { supports: ['drafts', 'revisions'] }));
+    expectSuccess(await call('PUT', `/content/pages/${page.id}`, { data: { title: 'R2 staged' } }));
+    expectSuccess(await call('PATCH', '/schema/collections/pages', { supports: ['revisions'] }));
+    const [staged] = expectSuccess(await call('GET', `/content/pages/${page.id}/revisions`)).items;
+    expect(staged.data.title).toBe('R2 staged');
+    expect(expectSuccess(await call('GET', `/content/pages/${page.id}`, undefined, reader)).item.data.title).toBe('R1');
+    expectSuccess(await call('POST', `/revisions/${staged.id}/restore`));
+    expect(expectSuccess(await call('GET', `/content/pages/${page.id}`, undefined, reader)).item.data.title).toBe('R2 staged');
+    expect(expectSuccess(await call('GET', `/content/pages/${page.id}`)).item.liveData).toBeUndefined();
   });
 });

@@ -76,6 +76,13 @@ export function compilePattern(pattern: string): RegExp {
 export const patternValueMaxLength = 10_000;
 
 /**
+ * `string` is the short, sortable text type: its values are indexed, and PostgreSQL refuses an index
+ * entry past about 2,700 bytes. 500 characters (at most 2,000 bytes of UTF-8) keeps every value
+ * indexable; `text` has no such limit.
+ */
+export const stringValueMaxLength = 500;
+
+/**
  * Checks one non-null value against its field and returns it normalized: date-times in canonical UTC,
  * Markdown converted to Portable Text, media strings as {@link MediaReference}.
  */
@@ -83,6 +90,9 @@ export function checkFieldValue(field: FieldRules, value: unknown): ValueCheck {
   const { validation } = field;
   switch (field.type) {
     case 'string':
+      if (typeof value !== 'string') return fail('Must be a string');
+      if (value.length > stringValueMaxLength) return fail(`Must be at most ${stringValueMaxLength} characters (use a text field for longer text)`);
+      return checkLength(value, validation);
     case 'text':
       return typeof value === 'string' ? checkLength(value, validation) : fail('Must be a string');
     case 'slug':

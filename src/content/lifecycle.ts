@@ -111,7 +111,10 @@ export const discardDraft = entryOperation('content.discardDraft', async (ctx, d
   if (!isLive(row)) throw validationError([{ path: 'id', message: 'The entry has no published version to go back to' }]);
   if (row._live === null && row._status === 'published') return { item: toEntry(collection, row, 'editor') };
   await clearSchedule(db, row._id);
-  return change(ctx, db, collection, row, { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null });
+  // The live values go back into the columns, where a unique value may have been taken meanwhile.
+  return mapUniqueViolation(collection, () =>
+    change(ctx, db, collection, row, { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null }),
+  );
 });
 
 /**

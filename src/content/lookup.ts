@@ -41,7 +41,7 @@ export async function requireEntry(db: Db, collection: LoadedCollection, lookup:
   const options = { lock: lookup.lock };
   const row = ulidPattern.test(lookup.ref)
     ? await store.findEntryById(db, collection.tableName, lookup.ref, options)
-    : await store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, options);
+    : await store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, { ...options, includeTrashed: lookup.includeTrashed, liveOnly: lookup.view === 'reader' });
   if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) {
     throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
   }

@@ -12,10 +12,10 @@ import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/operations.ts';
-import { columnData, decodeRev, isLive, toColumns, toEntry, type Entry } from './entries.ts';
+import { columnData, decodeRev, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
 import { validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEditorView, requireEntry, viewOf } from './lookup.ts';
-import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, stagesDraft } from './saving.ts';
+import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, draftChanges } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import { clearSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
@@ -76,7 +76,8 @@ export const listEntries = defineOperation({
     const collection = await requireCollection(ctx.db, input.collection);
     const filters = [store.filters.notTrashed];
     if (viewOf(ctx) === 'reader') {
-      if (input.status !== undefined && input.status !== 'published') requireEditorView(ctx);
+      // Schedules are not for readers to see, nor to sort by.
+      if ((input.status !== undefined && input.status !== 'published') || input.orderBy === 'scheduledAt') requireEditorView(ctx);
       filters.push(store.filters.live);
     } else if (input.status !== undefined) {
       filters.push(store.filters.status(input.status));
@@ -152,6 +153,9 @@ export const createEntry = defineOperation({
             _deleted_at: null,
             ...toColumns(collection.fields, values),
           };
+          // Published at once while its source has a staged draft, a translation goes live with the group's
+          // live shared values; the draft ones wait in its columns, as on the source.
+          if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)) });
           await store.insertEntry(db, collection.tableName, row);
           await recordRevision(ctx, db, collection, row, now);
           return { item: toEntry(collection, row, 'editor') };
@@ -191,10 +195,7 @@ export const updateEntry = defineOperation({
         const now = isoNow(ctx.clock);
         const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
         if (input.slug !== undefined) changes._slug = input.slug;
-        // A save over a live entry stages a draft: the live values are kept aside until publish. A
-        // collection that no longer has drafts makes the save live.
-        if (stagesDraft(collection, row) && input.status !== 'published') changes._live = JSON.stringify(columnData(collection.fields, row));
-        else if (!collection.supports.includes('drafts')) changes._live = null;
+        if (input.status !== 'published') Object.assign(changes, draftChanges(collection, row));
         Object.assign(changes, statusChanges(input.status, now));
         if (!(await store.updateEntry(db, collection.tableName, row._id, changes, expectedVersion ?? row._version))) throw staleRev();
         if (input.status !== undefined) await clearSchedule(db, row._id);

@@ -126,14 +126,19 @@ export async function shareWithGroup(db: Db, collection: LoadedCollection, row: 
   for (const member of await store.groupMembers(db, collection.tableName, row._group)) {
     if (member._id === row._id) continue;
     const changes: Record<string, unknown> = { ...columns, _updated_at: at };
-    if (stagesDraft(collection, member)) changes._live = JSON.stringify(columnData(collection.fields, member));
+    Object.assign(changes, draftChanges(collection, member));
     await store.updateEntry(db, collection.tableName, member._id, changes);
   }
 }
 
-/** Whether saving over this entry keeps its live values aside: a live entry, not yet staged, of a collection with drafts. */
-export function stagesDraft(collection: LoadedCollection, row: store.EntryRow): boolean {
-  return collection.supports.includes('drafts') && isLive(row) && row._live === null;
+/**
+ * What a save over this entry does to its live version: on a collection with drafts, a live entry
+ * not yet staged keeps its live values aside (they stay what readers see until publish); on one
+ * without drafts (perhaps switched off since), the save is live at once.
+ */
+export function draftChanges(collection: LoadedCollection, row: store.EntryRow): { _live?: string | null } {
+  if (!collection.supports.includes('drafts')) return row._live === null ? {} : { _live: null };
+  return isLive(row) && row._live === null ? { _live: JSON.stringify(columnData(collection.fields, row)) } : {};
 }
 
 /**

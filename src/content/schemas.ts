@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { LocaleTag } from '../core/locale.ts';
 import { pageQuery } from '../core/pagination.ts';
 
 export const entryStatuses = ['draft', 'published', 'scheduled'] as const;
 
 const CollectionSlug = z.string().min(1).max(200).describe('Collection slug');
 const EntryRef = z.string().min(1).max(200).describe('Entry id (ULID) or slug');
-const Locale = z.string().min(1).max(35).describe('BCP 47 locale, e.g. en or pt-BR');
+const Locale = LocaleTag.describe('BCP 47 locale, e.g. en or pt-BR');
 const EntryData = z.record(z.string(), z.unknown()).describe('Field values by field slug; portableText fields also take a Markdown string');
 const EntrySlug = z.string().min(1).max(200).describe('URL slug; generated from data.title (else data.name) when omitted');
-const Rev = z.string().min(1).max(200).describe('The _rev of the version this change is based on; a stale one is a 409');
+const Rev = z.string().describe('The _rev of the version this change is based on; a stale or malformed one is a 409');
 
 export const CollectionParams = z.object({ collection: CollectionSlug });
 export const EntryParams = z.object({ collection: CollectionSlug, id: EntryRef });

@@ -45,10 +45,21 @@ export async function findEntryById(db: Db, table: string, id: string, options: 
   return rows[0] as EntryRow | undefined;
 }
 
-/** An entry by slug: in the given locale, else the first one created with that slug. */
-export async function findEntryBySlug(db: Db, table: string, slug: string, locale: string | undefined, options: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
+/**
+ * An entry by slug: in the given locale, else the first one created with that slug among those the
+ * caller may see (outside the trash unless asked for; only live ones for readers).
+ */
+export async function findEntryBySlug(
+  db: Db,
+  table: string,
+  slug: string,
+  locale: string | undefined,
+  options: { lock?: boolean; includeTrashed?: boolean; liveOnly?: boolean } = {},
+): Promise<EntryRow | undefined> {
   let query = entries(db).selectFrom(table).selectAll().where('_slug', '=', slug).orderBy('_created_at').orderBy('_id').limit(1);
   if (locale !== undefined) query = query.where('_locale', '=', locale);
+  if (!options.includeTrashed) query = query.where(filters.notTrashed);
+  if (options.liveOnly) query = query.where(filters.live);
   return (await (options.lock ? lockRows(db, query) : query).executeTakeFirst()) as EntryRow | undefined;
 }
 

@@ -8,8 +8,8 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
-import { checkFieldValue, columnKind, fromColumnValue, isBlankValue } from '../content/field-values.ts';
-import { columnValues } from '../content/store.ts';
+import { checkFieldValue, columnKind, defaultValueFor, fromColumnValue, isBlankValue } from '../content/field-values.ts';
+import { columnValues, existingIds } from '../content/store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
@@ -180,6 +180,8 @@ export const createField = defineOperation({
       options: input.options ?? {},
     };
     await assertValidDefinition(ctx, definition);
+    // Stored as entries will receive it (a date-time in UTC, Markdown as Portable Text).
+    definition.defaultValue = defaultValueFor(definition);
     return uniqueSlug(`Collection ${input.collection} already has a field ${input.slug}`, () =>
       inTransaction(ctx.db, async (db) => {
         const collection = await lockCollection(db, input.collection, 'update');
@@ -232,15 +234,25 @@ export const updateField = defineOperation({
       else if (input.defaultValue !== undefined) next.defaultValue = input.defaultValue;
       if (next.type !== field.type) {
         const problem = typeChangeProblem(field.type, next.type);
-        if (problem) throw new AppError('SCHEMA_ERROR', `Cannot change ${field.slug} from ${field.type} to ${next.type}: ${problem}`, { reason: 'type_change' });
+        if (problem) throw new AppError('SCHEMA_ERROR', `Field ${field.slug}: ${problem}`, { reason: 'type_change' });
         const kept = rulesForType(next.type, next.validation, next.options);
         if (input.validation === undefined) next.validation = kept.validation;
         if (input.options === undefined) next.options = kept.options;
         if (columnKind(next.type) !== columnKind(field.type)) await setColumnKind(db, collection.tableName, field.slug, columnKind(next.type));
       }
       await assertValidDefinition({ ...ctx, db }, next);
+      if (next.defaultValue !== undefined) next.defaultValue = defaultValueFor(next);
       if (next.type !== field.type || next.required !== field.required || JSON.stringify(next.validation) !== JSON.stringify(field.validation)) {
         await assertStoredValuesFit(db, collection.tableName, field, next);
+      }
+      if (next.type === 'reference' && field.type === 'reference' && next.options.collection !== field.options.collection) {
+        const held = (await columnValues(db, collection.tableName, field.slug)).filter(({ value }) => value !== null);
+        if (held.length > 0) {
+          throw new AppError('SCHEMA_ERROR', `${held.length} entries hold references to ${field.options.collection ?? 'another collection'}; clear them before pointing ${field.slug} elsewhere`, {
+            reason: 'values_do_not_fit',
+            entries: held.slice(0, 20).map(({ slug }) => slug),
+          });
+        }
       }
       const { id: _id, collection_id: _collection, slug: _slug, created_at: _created, ...changes } = store.toFieldRow(next, collection.id);
       await store.updateFieldRow(db, field.id, changes);
@@ -321,9 +333,13 @@ async function assertValidDefinition(
   definition: Pick<FieldDefinition, 'type' | 'required' | 'unique' | 'defaultValue' | 'validation' | 'options'>,
 ): Promise<void> {
   const issues = fieldDefinitionIssues(definition);
-  const target = definition.options.collection;
-  if (definition.type === 'reference' && target !== undefined && !(await store.findCollectionRow(ctx.db, target))) {
-    issues.push({ path: 'options.collection', message: `No collection ${target}` });
+  const targetSlug = definition.options.collection;
+  const target = definition.type === 'reference' && targetSlug !== undefined ? await store.loadCollection(ctx.db, targetSlug) : undefined;
+  if (definition.type === 'reference' && targetSlug !== undefined && !target) issues.push({ path: 'options.collection', message: `No collection ${targetSlug}` });
+  // A default reference must name an entry that exists, or every entry created without the field would be refused.
+  const defaultId = definition.defaultValue;
+  if (target && typeof defaultId === 'string' && !(await existingIds(ctx.db, target.tableName, [defaultId])).has(defaultId)) {
+    issues.push({ path: 'defaultValue', message: `No entry ${defaultId} in ${targetSlug}` });
   }
   if (issues.length > 0) throw validationError(issues);
 }

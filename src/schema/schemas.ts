@@ -74,7 +74,7 @@ export const UpdateFieldBody = z.strictObject({
 });
 
 export const ReorderFieldsBody = z.strictObject({
-  fieldSlugs: z.array(z.string().min(1).max(63)).min(1).max(500).describe('Every field slug of the collection, in the new order'),
+  fieldSlugs: z.array(z.string().min(1).max(63)).max(500).describe('Every field slug of the collection, in the new order'),
 });
 
 export const CollectionParams = z.object({ slug: SlugParam });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LocaleTag } from '../core/locale.ts';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -9,15 +10,6 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-function isLocale(value: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(value).length === 1;
-  } catch {
-    return false;
-  }
-}
-
-const LocaleSchema = z.string().max(35).refine(isLocale, 'Must be a BCP 47 language tag such as en or pt-BR');
 
 /** Each setting's rule and default (DECISIONS §3b). */
 export const settingSchemas = {
@@ -26,9 +18,9 @@ export const settingSchemas = {
   postsPerPage: z.number().int().min(1).max(100),
   siteUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL' }).max(2048)]),
   timezone: z.string().max(64).refine(isTimeZone, 'Must be an IANA time zone such as Europe/Paris'),
-  defaultLocale: LocaleSchema,
+  defaultLocale: LocaleTag,
   locales: z
-    .array(LocaleSchema)
+    .array(LocaleTag)
     .min(1)
     .max(100)
     .refine((list) => new Set(list).size === list.length, 'Must not list a locale twice'),
