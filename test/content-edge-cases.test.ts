@@ -209,6 +209,12 @@ describe('content edge cases', () => {
     expectError(await call('PATCH', '/schema/collections/books2/fields/shelf', { options: { collection: 'racks' } }), 400, 'SCHEMA_ERROR');
     const body = { slug: 'rack', label: 'Rack', type: 'reference', options: { collection: 'racks' }, defaultValue: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
     expect(issuePaths(await call('POST', '/schema/collections/books2/fields', body))).toEqual(['defaultValue']);
+    // A copy leaves out a reference whose entry was deleted for good.
+    const gone = await createEntry(t, 'shelves', { data: { name: 'Gone' } });
+    const book = await createEntry(t, 'books2', { data: { shelf: gone.id } });
+    expectSuccess(await call('DELETE', `/content/shelves/${gone.id}`));
+    expectSuccess(await call('DELETE', `/content/shelves/${gone.id}/permanent`));
+    expect(expectCreated(await call('POST', `/content/books2/${book.id}/duplicate`)).item.data.shelf).toBeNull();
   });
 
   it('stores a default as entries receive it', async () => {

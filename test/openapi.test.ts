@@ -59,6 +59,12 @@ describe('OpenAPI document', () => {
     expect(Object.keys(createToken.responses)).toEqual(expect.arrayContaining(['201', '401', '403']));
   });
 
+  it('documents the TypeScript representation of GET /schema', () => {
+    const content = document.paths[`${apiBasePath}/schema`].get.responses['200'].content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'text/typescript']);
+    expect(content['text/typescript'].schema).toEqual({ type: 'string' });
+  });
+
   it('resolves every $ref to a component', () => {
     const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './
 import { checkFieldValue, normalizeDateTime } from './field-values.ts';
 import { loadEntry, requireEditorView, viewOf } from './lookup.ts';
 import { contentRead, contentWrite, statusChanges } from './operations.ts';
-import { generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
+import { danglingReferences, generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
 import { clearSchedule, setSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
 
@@ -134,6 +134,8 @@ export const duplicateEntry = defineOperation({
         const values = columnData(collection.fields, row);
         markCopy(collection, values);
         for (const field of collection.fields) if (field.unique) values[field.slug] = null;
+        // A reference whose entry is gone for good is not copied: the copy would be refused on its next save.
+        for (const { field } of await danglingReferences(db, collection, values)) values[field] = null;
         const id = newId();
         const now = isoNow(ctx.clock);
         const copy: store.EntryRow = {

@@ -25,20 +25,7 @@ export async function databaseIssues(
   locale: string,
   exceptId?: string,
 ): Promise<ValidationIssue[]> {
-  const issues: ValidationIssue[] = [];
-  const byTarget = new Map<string, { field: string; id: string }[]>();
-  for (const reference of referencesToCheck(collection.fields, values)) {
-    const list = byTarget.get(reference.collection) ?? [];
-    list.push(reference);
-    byTarget.set(reference.collection, list);
-  }
-  for (const [targetSlug, references] of byTarget) {
-    const target = await schemaStore.loadCollection(db, targetSlug);
-    const found = target ? await store.existingIds(db, target.tableName, references.map((reference) => reference.id)) : new Set<string>();
-    for (const reference of references) {
-      if (!found.has(reference.id)) issues.push({ path: `data.${reference.field}`, message: `No entry ${reference.id} in ${targetSlug}` });
-    }
-  }
+  const issues = (await danglingReferences(db, collection, values)).map(({ field, id, target }) => ({ path: `data.${field}`, message: `No entry ${id} in ${target}` }));
   for (const field of collection.fields) {
     const value = values[field.slug];
     if (!field.unique || value === null || value === undefined) continue;
@@ -47,6 +34,23 @@ export async function databaseIssues(
     }
   }
   return issues;
+}
+
+/** References among `values` whose entry does not exist (or is in the trash): one query per target collection. */
+export async function danglingReferences(db: Db, collection: LoadedCollection, values: Record<string, unknown>): Promise<{ field: string; id: string; target: string }[]> {
+  const byTarget = new Map<string, { field: string; id: string }[]>();
+  for (const reference of referencesToCheck(collection.fields, values)) {
+    const list = byTarget.get(reference.collection) ?? [];
+    list.push(reference);
+    byTarget.set(reference.collection, list);
+  }
+  const dangling = [];
+  for (const [target, references] of byTarget) {
+    const loaded = await schemaStore.loadCollection(db, target);
+    const found = loaded ? await store.existingIds(db, loaded.tableName, references.map((reference) => reference.id)) : new Set<string>();
+    for (const reference of references) if (!found.has(reference.id)) dangling.push({ ...reference, target });
+  }
+  return dangling;
 }
 
 /** An explicit slug must be URL-safe and not reserved; the checks that need no database. */

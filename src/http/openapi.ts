@@ -30,7 +30,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
       responses: {
         [status]: {
           description: 'Success',
-          content: { 'application/json': { schema: successEnvelope(convert(route.response, 'output')) } },
+          content: {
+            'application/json': { schema: successEnvelope(convert(route.response, 'output')) },
+            ...Object.fromEntries((route.renderTypes ?? []).map((type) => [type, { schema: { type: 'string' } }])),
+          },
         },
         ...errorResponses(route, requirement.authenticated),
       },

@@ -31,6 +31,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   status?: 200 | 201;
   /** Another representation the request may ask for (e.g. by `Accept`); undefined keeps the envelope. */
   render?: (c: HonoContext<AppEnv>, data: O, parts: { query: z.output<Q> }) => Response | undefined;
+  /** The media types `render` may answer with, for the OpenAPI document (their bodies are text). */
+  renderTypes?: string[];
 }
 
 export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType, unknown, unknown>;

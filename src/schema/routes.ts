@@ -129,6 +129,7 @@ export const schemaRoutes = [
     operation: exportSchema,
     query: SchemaExportQuery,
     response: SchemaExportResponse,
+    renderTypes: ['text/typescript'],
     render: (c, data, { query }) => {
       const wantsTypeScript = query.format === 'typescript' || (query.format === undefined && (requestHeader(c, 'accept') ?? '').includes('text/typescript'));
       return wantsTypeScript ? textResponse(c, schemaToTypeScript(data.collections), 'text/typescript; charset=utf-8') : undefined;
