@@ -217,6 +217,11 @@ describe('content edge cases', () => {
     expect(expectCreated(await call('POST', `/content/books2/${book.id}/duplicate`)).item.data.shelf).toBeNull();
   });
 
+  it('makes the slug from the plain text of a rich-text title', async () => {
+    await createCollection(t, 'essays', [{ slug: 'title', type: 'portableText' }]);
+    expect((await createEntry(t, 'essays', { data: { title: 'A *bold* idea' } })).slug).toBe('a-bold-idea');
+  });
+
   it('stores a default as entries receive it', async () => {
     await createCollection(t, 'events', []);
     const field = expectCreated(await call('POST', '/schema/collections/events/fields', { slug: 'at', label: 'At', type: 'datetime', defaultValue: '2026-01-01T10:00:00+02:00' })).item;

@@ -8,6 +8,7 @@ import { insertRevision } from '../revisions/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, isLive, toColumns, type View } from './entries.ts';
+import { portableTextToPlainText, type PortableTextBlock } from './portable-text.ts';
 import { requireEntry } from './lookup.ts';
 import { referencesToCheck, toColumnValue } from './field-values.ts';
 import * as store from './store.ts';
@@ -73,7 +74,9 @@ export async function assertSlugFree(db: Db, collection: LoadedCollection, slug:
 
 /** A slug made from `data.title`, else `data.name`, else the collection's singular name; made unique. */
 export async function generateSlug(db: Db, collection: LoadedCollection, data: Record<string, unknown>, locale: string): Promise<string> {
-  const source = [data.title, data.name].find((value): value is string => typeof value === 'string' && slugify(value) !== '');
+  // A rich-text title (a portableText field) gives its plain text.
+  const texts = [data.title, data.name].map((value) => (Array.isArray(value) ? portableTextToPlainText(value as PortableTextBlock[]) : value));
+  const source = texts.find((value): value is string => typeof value === 'string' && slugify(value) !== '');
   const base = slugify(source ?? collection.labelSingular ?? collection.slug) || 'entry';
   // The first few candidates in one indexed lookup; only a slug used many times needs the scan.
   const candidates = Array.from({ length: 20 }, (_, index) => numberedSlug(base, index + 1));
