@@ -176,6 +176,11 @@ describe('content edge cases', () => {
     expect(expectSuccess(await call('GET', `/content/goods/${translation.id}`)).item.data.price).toBe(99);
   });
 
+  it('finds an entry whose slug is 26 digits, which also looks like an id', async () => {
+    const entry = await createEntry(t, 'notes', { data: { title: 'Digits' }, slug: '01234567890123456789012345' });
+    expect(expectSuccess(await call('GET', '/content/notes/01234567890123456789012345')).item.id).toBe(entry.id);
+  });
+
   it('finds by slug the first entry the caller may see', async () => {
     await createCollection(t, 'guides', [{ slug: 'title', type: 'string' }]);
     await createEntry(t, 'guides', { data: { title: 'Same' } });

@@ -23,7 +23,7 @@ export function requireEditorView(ctx: AuthorizedContext): void {
 }
 
 export interface EntryLookup {
-  /** An id (ULID) or a slug; ULIDs are upper case and slugs lower case, so the two never meet. */
+  /** An id (ULID) or a slug; ULIDs are upper case and slugs lower case, so only all-digit ones can meet. */
   ref: string;
   locale?: string;
   /** Lock the row for the rest of the transaction (writes). */
@@ -39,9 +39,10 @@ export interface EntryLookup {
  */
 export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
   const options = { lock: lookup.lock };
-  const row = ulidPattern.test(lookup.ref)
-    ? await store.findEntryById(db, collection.tableName, lookup.ref, options)
-    : await store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, { ...options, includeTrashed: lookup.includeTrashed, liveOnly: lookup.view === 'reader' });
+  const bySlug = () =>
+    store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, { ...options, includeTrashed: lookup.includeTrashed, liveOnly: lookup.view === 'reader' });
+  // A slug of 26 digits also looks like an id, hence the second look.
+  const row = ulidPattern.test(lookup.ref) ? ((await store.findEntryById(db, collection.tableName, lookup.ref, options)) ?? (await bySlug())) : await bySlug();
   if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) {
     throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
   }
