@@ -5,9 +5,8 @@ import {
   normalizePortableText,
   portableTextIssues,
   portableTextToPlainText,
-  type PortableTextBlock,
-  type PortableTextTextBlock,
 } from '../src/content/portable-text.ts';
+import type { PortableTextBlock, PortableTextTextBlock } from '../src/content/value-types.ts';
 
 const keyPattern = /^[a-z0-9]{12}$/;
 

@@ -15,16 +15,9 @@ export type Entry = z.infer<typeof EntrySchema>;
 export type View = 'editor' | 'reader';
 
 /** The field values held in the entry's columns: the current draft. */
-export function columnData(fields: FieldDefinition[], row: EntryRow): Record<string, unknown> {
+export function columnData(fields: FieldDefinition[], row: EntryRow, read: typeof fromColumnValue = fromColumnValue): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  for (const field of fields) data[field.slug] = fromColumnValue(field, row[field.slug]);
-  return data;
-}
-
-/** The same values for a response: JSON columns are passed through unparsed. */
-function responseData(fields: FieldDefinition[], row: EntryRow): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const field of fields) data[field.slug] = responseColumnValue(field, row[field.slug]);
+  for (const field of fields) data[field.slug] = read(field, row[field.slug]);
   return data;
 }
 
@@ -62,7 +55,8 @@ export function toEntry(collection: LoadedCollection, row: EntryRow, view: View)
     status: reader ? 'published' : row._status,
     locale: row._locale,
     translationGroup: row._group,
-    data: reader && row._live !== null ? liveData(collection.fields, row) : responseData(collection.fields, row),
+    // JSON columns go out as stored, unparsed (core/raw-json.ts).
+    data: reader && row._live !== null ? liveData(collection.fields, row) : columnData(collection.fields, row, responseColumnValue),
     createdAt: row._created_at,
     updatedAt: row._updated_at,
     _rev: encodeRev(row._id, row._version),

@@ -3,6 +3,7 @@ import { RawJson } from '../core/raw-json.ts';
 import type { ColumnKind } from '../db/entry-tables.ts';
 import type { FieldDefinition, FieldType, FieldValidation } from '../schema/types.ts';
 import { normalizePortableText } from './portable-text.ts';
+import type { MediaReference } from './value-types.ts';
 
 /**
  * Entry field values: checking them against their field's type and rules, and converting them to and
@@ -14,16 +15,6 @@ import { normalizePortableText } from './portable-text.ts';
 export type FieldRules = Pick<FieldDefinition, 'type' | 'validation'>;
 
 export type ValueCheck = { ok: true; value: unknown } | { ok: false; message: string };
-
-/**
- * The one shape `image` and `file` values are stored and returned in. Input may also be a bare string:
- * a media id becomes `{id}`, a URL `{url}`. At least one of `id` and `url` is present.
- */
-export interface MediaReference {
-  id?: string;
-  url?: string;
-  alt?: string;
-}
 
 export interface ReferenceToCheck {
   field: string;

@@ -2,6 +2,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { runCompiled } from '../db/compiled.ts';
 import { lockRows, startsWith } from '../db/dialect.ts';
+import type { EntryStatus } from './value-types.ts';
 
 /**
  * SQL on entry tables (one per collection, docs/decisions/0005). Their names and columns are known
@@ -28,7 +29,6 @@ export interface EntryRow {
   [column: string]: unknown;
 }
 
-export type EntryStatus = 'draft' | 'published' | 'scheduled';
 
 function entries(db: Db): Kysely<EntryTables> {
   return db.kysely as unknown as Kysely<EntryTables>;

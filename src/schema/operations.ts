@@ -112,8 +112,7 @@ export const updateCollection = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { slug: string } & z.output<typeof UpdateCollectionBody>): Promise<CollectionItem> {
     return inTransaction(ctx.db, async (db) => {
-      await store.lockCollectionRow(db, input.slug, 'update');
-      const existing = await store.findCollectionRow(db, input.slug);
+      const existing = await store.lockCollectionRow(db, input.slug, 'update');
       if (!existing) throw notFound(`Collection ${input.slug}`);
       const changes: Partial<store.CollectionRow> = { updated_at: isoNow(ctx.clock) };
       if (input.label !== undefined) changes.label = input.label;
@@ -132,8 +131,7 @@ export const deleteCollection = defineOperation({
   access: schemaWrite,
   async run(ctx, input: { slug: string; force?: boolean }): Promise<{ success: true }> {
     return inTransaction(ctx.db, async (db) => {
-      await store.lockCollectionRow(db, input.slug, 'update');
-      const existing = await store.findCollectionRow(db, input.slug);
+      const existing = await store.lockCollectionRow(db, input.slug, 'update');
       if (!existing) throw notFound(`Collection ${input.slug}`);
       // A reference field of another collection would point at nothing; it must go first.
       const referencing = (await store.listReferenceFields(db))

@@ -132,13 +132,9 @@ export async function loadCollection(db: Db, slug: string): Promise<LoadedCollec
  * `update` for schema changes, so a schema change never lands between a content write reading the
  * fields and writing their columns.
  */
-export async function lockCollectionRow(db: Db, slug: string, mode: 'share' | 'update'): Promise<void> {
-  const query = db.kysely.selectFrom('collections').select('id').where('slug', '=', slug);
-  await (mode === 'share' ? lockRowsShared(db, query) : lockRows(db, query)).execute();
-}
-
-export async function findCollectionRow(db: Db, slug: string): Promise<CollectionRow | undefined> {
-  return db.kysely.selectFrom('collections').selectAll().where('slug', '=', slug).executeTakeFirst();
+export async function lockCollectionRow(db: Db, slug: string, mode: 'share' | 'update'): Promise<CollectionRow | undefined> {
+  const query = db.kysely.selectFrom('collections').selectAll().where('slug', '=', slug);
+  return (mode === 'share' ? lockRowsShared(db, query) : lockRows(db, query)).executeTakeFirst();
 }
 
 /** A collection by id, loaded with its fields (revisions and schedules refer to collections by id). */

@@ -10,7 +10,6 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-
 /** Each setting's rule and default (DECISIONS §3b). */
 export const settingSchemas = {
   siteTitle: z.string().max(200),
