@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { systemPrincipal } from '../src/core/context.ts';
 import { runOperation } from '../src/core/operation.ts';
+import { roles } from '../src/core/roles.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
@@ -135,9 +136,9 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     await migrateToLatest(db);
     const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal };
     const stamp = Date.now();
-    const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: 50 }));
+    const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: roles.admin }));
     for (let index = 1; index < 50; index += 1) {
-      await runOperation(createUser, ctx, () => ({ email: `bench-${stamp}-${index}@example.com`, name: `Bench user ${index}`, role: 20 }));
+      await runOperation(createUser, ctx, () => ({ email: `bench-${stamp}-${index}@example.com`, name: `Bench user ${index}`, role: roles.contributor }));
     }
     const { token } = await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }));
     await runOperation(createCollection, ctx, () => ({ slug: 'bench', label: 'Bench entries' }));

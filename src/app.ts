@@ -1,22 +1,24 @@
-import { Hono, type Context as HonoContext } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
-import { authenticateBearer } from './auth/authenticate.ts';
+import { bearerTokens } from './auth/authenticate.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
 import { AppError } from './core/errors.ts';
 import type { Db } from './db/connection.ts';
-import { mountDocs } from './http/docs.ts';
+import { BodyMemoryBudget } from './http/body.ts';
+import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
-import { requestContext, requestHeader } from './http/request-context.ts';
+import { mountRoute } from './http/mount.ts';
+import { asAppError } from './http/results.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
-import { mountRoute, type AnyRoute } from './http/route.ts';
+import { requestContext, requestHeader } from './http/request-context.ts';
+import type { Route } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
 import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
 import { mcpTools } from './mcp/tools.ts';
@@ -24,23 +26,28 @@ import { contentRoutes } from './content/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
 export const apiBasePath = '/_cms/api';
 
-/** Every REST endpoint; each area adds its list here. */
-export const apiRoutes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes];
+/** Every REST endpoint of the areas; each area adds its list here. */
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes];
 
 export interface AppDependencies {
   config: Config;
   db: Db;
   log: Logger;
   clock?: Clock;
+  /** The REST routes to serve; default `apiRoutes` (tests add routes of their own). */
+  routes?: readonly Route[];
+  /** How callers prove who they are, tried in order; default bearer tokens. */
+  credentials?: readonly CredentialResolver[];
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, clock = systemClock }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens] }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -49,20 +56,6 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
   if (config.corsOrigins.length > 0) {
     app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders: ['Retry-After', 'X-Request-Id'] }));
   }
-  const tooLarge = (c: HonoContext<AppEnv>) =>
-    failure(c, new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimit} bytes`, { limit: config.bodyLimit }));
-  const limitBody = bodyLimit({ maxSize: config.bodyLimit, onError: tooLarge });
-  app.use(api, async (c, next) => {
-    // GET and HEAD carry no body; skipping them keeps the request object lazy (cheaper).
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    // With a Content-Length (and no chunking), Node's parser delivers exactly that many bytes, so the
-    // header decides; reading the body through the stream guard costs a whole web Request per POST.
-    const length = requestHeader(c, 'content-length');
-    if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined && /^\d+$/.test(length)) {
-      return Number(length) > config.bodyLimit ? tooLarge(c) : next();
-    }
-    return limitBody(c, next);
-  });
   app.use(api, methodNotAllowed({
     app,
     onMethodNotAllowed: (c, methods) =>
@@ -70,24 +63,31 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
         allow: methods.join(', '),
       }),
   }));
+  const originAllowed = (request: CredentialRequest) => {
+    const origin = request.header('origin');
+    if (origin === undefined) return true;
+    return origin === new URL(config.publicUrl ?? request.url).origin || config.corsOrigins.includes(origin);
+  };
   app.use(api, async (c, next) => {
     const requestDb = db.forRequest();
     const base = { db: requestDb, clock, config, log: c.get('log') };
     let authenticated: Promise<Context> | undefined;
+    const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
     c.set('resolveContext', (authenticate) =>
       authenticate
-        ? (authenticated ??= authenticateBearer(requestDb, clock, requestHeader(c, 'authorization')).then((principal) => ({ ...base, principal })))
+        ? (authenticated ??= resolveCredentials(credentials, request, originAllowed).then((principal) => ({ ...base, principal })))
         : Promise.resolve({ ...base, principal: null }),
     );
     await next();
   });
 
-  const openApiDocument = buildOpenApiDocument(apiRoutes, apiBasePath, packageJson.version);
+  const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
+  let openApiDocument: Record<string, unknown> = {};
+  const served = [...routes, ...docsRoutes(apiBasePath, () => openApiDocument)];
+  openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
-  app.get(`${apiBasePath}/openapi.json`, (c) => c.json(openApiDocument));
-  mountDocs(app, apiBasePath);
-  for (const route of apiRoutes) mountRoute(app, apiBasePath, route);
-  mountMcp(app, apiBasePath, mcpTools, config.publicUrl);
+  for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget });
+  mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget });
 
   app.notFound((c) => {
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
@@ -95,11 +95,6 @@ export function createApp({ config, db, log, clock = systemClock }: AppDependenc
     }
     return c.text('Not Found', 404);
   });
-  app.onError((error, c) => {
-    if (error instanceof AppError) return failure(c, error);
-    const requestId = c.get('requestId');
-    (c.get('log') ?? log).error({ err: error }, 'unhandled error');
-    return failure(c, new AppError('INTERNAL_ERROR', 'Internal server error', { requestId }));
-  });
+  app.onError((error, c) => failure(c, asAppError(c, error)));
   return app;
 }

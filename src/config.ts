@@ -16,6 +16,8 @@ export interface Config {
   logLevel: LogLevel;
   corsOrigins: string[];
   bodyLimit: number;
+  /** Bytes that JSON and form bodies being read may hold at once, across all requests (then 503). */
+  bodyMemoryLimit: number;
   /** How often each process looks for scheduled entries that are due. */
   schedulerIntervalMs: number;
 }
@@ -34,6 +36,7 @@ export const configVariables = {
   LOG_LEVEL: 'logLevel',
   CORS_ORIGINS: 'corsOrigins',
   BODY_LIMIT: 'bodyLimit',
+  BODY_MEMORY_LIMIT: 'bodyMemoryLimit',
   SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
 } as const;
 
@@ -104,6 +107,7 @@ const rawSchema = z.object({
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
     .pipe(z.array(origin)),
   BODY_LIMIT: byteSize.default(10 * 1024 * 1024),
+  BODY_MEMORY_LIMIT: byteSize.optional(),
   SCHEDULER_INTERVAL_MS: integer(100, 60_000).default(1000),
 });
 
@@ -145,6 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     );
   }
   const raw = parsed.data;
+  if (raw.BODY_MEMORY_LIMIT !== undefined && raw.BODY_MEMORY_LIMIT < raw.BODY_LIMIT) {
+    throw new ConfigError([`BODY_MEMORY_LIMIT (--body-memory-limit) must be at least BODY_LIMIT (${raw.BODY_LIMIT} bytes), or no body at the limit could be read`]);
+  }
   const database: DatabaseConfig = raw.DATABASE_URL.kind === 'postgres' ? { ...raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } : raw.DATABASE_URL;
   return {
     port: raw.PORT,
@@ -155,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     logLevel: raw.LOG_LEVEL,
     corsOrigins: raw.CORS_ORIGINS,
     bodyLimit: raw.BODY_LIMIT,
+    // Room for several bodies at the limit at once, and never less than one.
+    bodyMemoryLimit: raw.BODY_MEMORY_LIMIT ?? Math.max(64 * 1024 * 1024, raw.BODY_LIMIT),
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
   };
 }

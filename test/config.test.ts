@@ -24,6 +24,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       corsOrigins: [],
       bodyLimit: 10 * 1024 * 1024,
+      bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 1000,
     });
   });
@@ -67,6 +68,7 @@ describe('loadConfig values', () => {
       logLevel: 'debug',
       corsOrigins: ['https://site.example', 'http://localhost:5173'],
       bodyLimit: 2 * 1024 * 1024,
+      bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 250,
     });
   });
@@ -174,6 +176,7 @@ describe('flags override the environment', () => {
       logLevel: 'warn',
       corsOrigins: ['https://flag.example'],
       bodyLimit: 64 * 1024,
+      bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
     });
   });

@@ -3,6 +3,7 @@ import type { UserPrincipal } from '../core/context.ts';
 import { unauthorized } from '../core/errors.ts';
 import { effectiveScopes } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
+import type { CredentialResolver } from '../http/credentials.ts';
 import { hashSecret } from './secrets.ts';
 import { findTokenWithUser, parseScopes, touchToken } from './store.ts';
 
@@ -37,3 +38,10 @@ export async function authenticateBearer(db: Db, clock: Clock, header: string | 
     credential: { type: 'token', id: row.tokenId },
   };
 }
+
+/** `Authorization: Bearer <personal access token>`. */
+export const bearerTokens: CredentialResolver = {
+  name: 'bearer',
+  ambient: false,
+  resolve: (request) => authenticateBearer(request.db, request.clock, request.header('authorization')),
+};

@@ -59,7 +59,7 @@ export const revokeToken = defineOperation({
 /** The caller's own account and the scopes their credential carries right now. */
 export const getCurrentUser = defineOperation({
   name: 'auth.me',
-  access: access.authenticated,
+  access: access.ownAccount,
   async run(ctx): Promise<z.output<typeof MeResponse>> {
     const actor = ctx.actor;
     const user = actor && (await users.findUserById(ctx.db, actor.userId));

@@ -9,8 +9,9 @@ import { requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
 import { checkFieldValue, normalizeDateTime } from './field-values.ts';
-import { loadEntry, requireEditorView, viewOf } from './lookup.ts';
-import { contentRead, contentWrite, statusChanges } from './operations.ts';
+import { loadEntry, viewOf } from './lookup.ts';
+import { contentEditorRead, contentRead, contentWrite } from './access.ts';
+import { statusChanges } from './operations.ts';
 import { danglingReferences, generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
 import { clearSchedule, setSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
@@ -174,9 +175,8 @@ function markCopy(collection: LoadedCollection, values: Record<string, unknown>)
 
 export const compareEntry = defineOperation({
   name: 'content.compare',
-  access: contentRead,
+  access: contentEditorRead,
   async run(ctx, input: EntryRef): Promise<{ published: Record<string, unknown> | null; draft: Record<string, unknown>; hasChanges: boolean }> {
-    requireEditorView(ctx);
     const { collection, row } = await loadEntry(ctx, ctx.db, input);
     const draft = columnData(collection.fields, row);
     const published = isLive(row) ? liveData(collection.fields, row) : null;

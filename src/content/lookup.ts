@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../core/errors.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
-import { roleName, roles } from '../core/roles.ts';
+import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { isMissingSchemaObject } from '../db/dialect.ts';
 import { lockCollection, requireCollection } from '../schema/operations.ts';
@@ -10,16 +10,15 @@ import * as store from './store.ts';
 
 const ulidPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Drafts, the trash, revisions and staged changes are for role 20 (Contributor) and up (DECISIONS §2). */
+/**
+ * What the caller may see, decided from whom the operation acts for: the operator (CLI, scheduler) and
+ * users from Contributor (20) up see drafts; anyone else, the public included, sees published entries
+ * and their live values only (DECISIONS §2).
+ */
 export function viewOf(ctx: AuthorizedContext): View {
-  return ctx.actor === undefined || ctx.actor.role >= roles.contributor ? 'editor' : 'reader';
-}
-
-/** The same refusal as an operation's own minimum role (core/operation.ts), so MCP maps it alike. */
-export function requireEditorView(ctx: AuthorizedContext): void {
-  if (viewOf(ctx) === 'reader') {
-    throw new AppError('FORBIDDEN', `Insufficient role: requires ${roleName(roles.contributor)}`, { requiredRole: roles.contributor });
-  }
+  const { principal } = ctx;
+  if (principal?.kind === 'system') return 'editor';
+  return principal?.kind === 'user' && principal.role >= roles.contributor ? 'editor' : 'reader';
 }
 
 export interface EntryLookup {

@@ -4,24 +4,22 @@ import { isoNow } from '../core/clock.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
-import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import { contentEditorRead, contentListRead, contentRead, contentWrite } from './access.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
 import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
-import { readSettings } from '../settings/operations.ts';
+import { readSettings } from '../settings/read.ts';
 import { columnData, decodeRev, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
 import { validateEntryData } from './field-values.ts';
-import { loadEntry, readDuringSchemaChange, requireEditorView, requireEntry, viewOf } from './lookup.ts';
+import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, draftChanges } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import { clearSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
-
-export const contentRead = access.scope('content:read');
-export const contentWrite = access.scope('content:write');
 
 type EntryItem = { item: Entry };
 type EntryRef = { collection: string; id: string };
@@ -71,13 +69,12 @@ async function listPage(
 
 export const listEntries = defineOperation({
   name: 'content.list',
-  access: contentRead,
+  access: contentListRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListEntriesQuery>): Promise<Page<Entry>> {
     const collection = await requireCollection(ctx.db, input.collection);
     const filters = [store.filters.notTrashed];
     if (viewOf(ctx) === 'reader') {
-      // Schedules are not for readers to see, nor to sort by.
-      if ((input.status !== undefined && input.status !== 'published') || input.orderBy === 'scheduledAt') requireEditorView(ctx);
+      // A reader's status filter can only be `published` (contentListRead): every live entry matches it.
       filters.push(store.filters.live);
     } else if (input.status !== undefined) {
       filters.push(store.filters.status(input.status));
@@ -89,9 +86,8 @@ export const listEntries = defineOperation({
 
 export const listTrash = defineOperation({
   name: 'content.listTrash',
-  access: contentRead,
+  access: contentEditorRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
-    requireEditorView(ctx);
     const collection = await requireCollection(ctx.db, input.collection);
     return listPage(ctx, collection, { ...input, column: '_deleted_at', order: 'desc' }, [store.filters.trashed]);
   },

@@ -1,4 +1,7 @@
 import { DeletedResponse } from '../core/schemas.ts';
+import type { z } from 'zod';
+import type { Operation } from '../core/operation.ts';
+import type { Entry } from './entries.ts';
 import { defineRoute } from '../http/route.ts';
 import {
   compareEntry,
@@ -32,7 +35,7 @@ const tag = 'Content';
 const entryPath = '/content/:collection/:id';
 
 /** A POST on an entry that changes its state and answers with the entry (publish, restore…). */
-function entryAction(action: string, summary: string, operation: Parameters<typeof defineRoute>[0]['operation']) {
+function entryAction(action: string, summary: string, operation: Operation<z.output<typeof EntryParams>, { item: Entry }>) {
   return defineRoute({ method: 'post', path: `${entryPath}/${action}`, tag, summary, operation, params: EntryParams, response: EntryItemResponse });
 }
 

@@ -1,5 +1,5 @@
 import { isoNow } from '../core/clock.ts';
-import type { Context } from '../core/context.ts';
+import { systemPrincipal, type Context } from '../core/context.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
 import * as schemaStore from '../schema/store.ts';
@@ -18,7 +18,7 @@ const batchSize = 50;
  * database each entry is published exactly once, and a schema change waits rather than deadlocks.
  */
 export async function publishDueEntries(ctx: Omit<Context, 'principal'>): Promise<number> {
-  const system: AuthorizedContext = { ...ctx, principal: null, actor: undefined };
+  const system: AuthorizedContext = { ...ctx, principal: systemPrincipal, actor: undefined };
   const now = isoNow(ctx.clock);
   let published = 0;
   for (const collectionId of await dueCollections(ctx.db, now)) {

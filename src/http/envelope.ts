@@ -9,8 +9,15 @@ export function success(c: HonoContext<AppEnv>, data: unknown, status: Contentfu
   return envelopeResponse(c, { success: true, data }, status);
 }
 
+export function errorBody(error: AppError): { success: false; error: { code: string; message: string; details: Record<string, unknown> } } {
+  return { success: false, error: { code: error.code, message: error.message, details: error.details } };
+}
+
+/** An error envelope; `details.retryAfter` (seconds) also goes out as `Retry-After`. */
 export function failure(c: HonoContext<AppEnv>, error: AppError, headers: Record<string, string> = {}): Response {
-  return envelopeResponse(c, { success: false, error: { code: error.code, message: error.message, details: error.details } }, error.status, headers);
+  const retryAfter = error.details.retryAfter;
+  const extra = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter), ...headers } : headers;
+  return envelopeResponse(c, errorBody(error), error.status, extra);
 }
 
 /** A non-JSON representation (e.g. `GET /schema` as TypeScript), with the same headers as the envelope. */

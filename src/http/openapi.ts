@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorStatus } from '../core/errors.ts';
 import { roleName } from '../core/roles.ts';
-import { routeRequirement, type AnyRoute } from './route.ts';
+import { routeRequirement, type Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -9,7 +9,7 @@ type JsonSchema = Record<string, unknown>;
  * Builds the OpenAPI 3.1 document from the route declarations and their zod schemas, so the document
  * cannot describe an input other than the one that is validated.
  */
-export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: string, version: string): JsonSchema {
+export function buildOpenApiDocument(routes: readonly Route[], basePath: string, version: string): JsonSchema {
   const components: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelopeSchema() };
   const convert = (schema: z.ZodType, io: 'input' | 'output') => toOpenApiSchema(schema, io, components);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -20,30 +20,21 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
     const parameters = [
       ...objectParameters(route.params, 'path', convert),
       ...objectParameters(route.query, 'query', convert),
+      ...objectParameters(route.headers, 'header', convert),
     ];
-    const status = String(route.status ?? 200);
     const operation: Record<string, unknown> = {
       operationId: route.operation.name,
       summary: route.summary,
       tags: [route.tag],
       parameters,
-      responses: {
-        [status]: {
-          description: 'Success',
-          content: {
-            'application/json': { schema: successEnvelope(convert(route.response, 'output')) },
-            ...Object.fromEntries((route.renderTypes ?? []).map((type) => [type, { schema: { type: 'string' } }])),
-          },
-        },
-        ...errorResponses(route, requirement.authenticated),
-      },
-      security: requirement.authenticated ? [{ bearerAuth: [] }] : [],
+      responses: { ...successResponses(route, convert), ...errorResponses(route, requirement.authenticated) },
+      security: requirement.authenticated ? [{ bearerAuth: [] }, ...(requirement.publicWhen ? [{}] : [])] : [],
     };
     if (requirement.scope) operation['x-required-scope'] = requirement.scope;
     if (requirement.minRole) operation['x-minimum-role'] = `${requirement.minRole} (${roleName(requirement.minRole)})`;
-    if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } };
-    }
+    if (requirement.publicWhen) operation['x-public-when'] = 'the publicRead setting is on';
+    const requestBody = requestBodyOf(route, convert);
+    if (requestBody) operation.requestBody = requestBody;
     (paths[path] ??= {})[route.method] = operation;
   }
 
@@ -63,6 +54,65 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
       },
     },
   };
+}
+
+type Convert = (schema: z.ZodType, io: 'input' | 'output') => JsonSchema;
+
+/** The request body as the route declares its kind. */
+function requestBodyOf(route: Route, convert: Convert): Record<string, unknown> | undefined {
+  const body = route.body;
+  switch (body.kind) {
+    case 'none':
+      return undefined;
+    case 'json':
+      return { required: true, content: { 'application/json': { schema: convert(body.schema, 'input') } } };
+    case 'form':
+      return { required: true, content: { 'application/x-www-form-urlencoded': { schema: convert(body.schema, 'input') } } };
+    case 'multipart': {
+      const properties = Object.fromEntries(
+        Object.entries(body.parts).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', contentMediaType: 'application/octet-stream' } : { type: 'string' }]),
+      );
+      return {
+        required: true,
+        description: `At most ${body.limit} bytes in all`,
+        content: { 'multipart/form-data': { schema: { type: 'object', properties } } },
+      };
+    }
+  }
+}
+
+/** The success responses of the route's result kind. */
+function successResponses(route: Route, convert: Convert): Record<string, unknown> {
+  const result = route.result;
+  if (!result) {
+    const alternative = route.alternative ? { [route.alternative.type.split(';')[0]!]: { schema: { type: 'string' } } } : {};
+    const content = { 'application/json': { schema: successEnvelope(convert(route.response ?? z.unknown(), 'output')) }, ...alternative };
+    return { [String(route.status)]: { description: 'Success', content } };
+  }
+  switch (result.kind) {
+    case 'json':
+      return { [String(result.status ?? 200)]: { description: 'Success (bare JSON, no envelope)', content: { 'application/json': { schema: convert(result.schema, 'output') } } } };
+    case 'bytes': {
+      const bytes = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+      return {
+        '200': { description: `The file (Cache-Control: ${result.cacheControl})`, content: bytes },
+        '206': { description: 'The part of the file a Range header asked for', content: bytes },
+        '304': { description: 'Not modified: the If-None-Match validator still holds' },
+        '416': { description: 'No part of the requested range is in the file' },
+      };
+    }
+    case 'ndjson':
+      return {
+        '200': {
+          description: 'Newline-delimited JSON, one value per line; a failure after the first line ends the stream with an error envelope line',
+          content: { 'application/x-ndjson': { schema: convert(result.line, 'output') } },
+        },
+      };
+    case 'html':
+      return { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } };
+    case 'redirect':
+      return { [String(result.status ?? 302)]: { description: 'A redirect (Location header)', headers: { Location: { schema: { type: 'string' } } } } };
+  }
 }
 
 function toOpenApiSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
@@ -86,8 +136,8 @@ function rewriteRefs(value: unknown): unknown {
 
 function objectParameters(
   schema: z.ZodType | undefined,
-  location: 'path' | 'query',
-  convert: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+  location: 'path' | 'query' | 'header',
+  convert: Convert,
 ) {
   if (!schema) return [];
   const json = convert(schema, 'input');
@@ -126,7 +176,7 @@ function errorEnvelopeSchema(): JsonSchema {
   };
 }
 
-function errorResponses(route: AnyRoute, authenticated: boolean): Record<string, unknown> {
+function errorResponses(route: Route, authenticated: boolean): Record<string, unknown> {
   const error = (description: string) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
@@ -137,10 +187,11 @@ function errorResponses(route: AnyRoute, authenticated: boolean): Record<string,
     responses['403'] = error('Missing scope or role (FORBIDDEN with details.requiredScope or details.requiredRole)');
   }
   if (route.params) responses['404'] = error('Not found (NOT_FOUND)');
-  if (route.method !== 'get') {
+  if (route.body.kind !== 'none') {
     responses['413'] = error('Body over the limit (PAYLOAD_TOO_LARGE)');
-    responses['415'] = error('Body is not JSON (UNSUPPORTED_MEDIA_TYPE)');
+    responses['415'] = error(`Body is not ${route.body.kind === 'multipart' ? 'multipart/form-data' : route.body.kind === 'form' ? 'a form' : 'JSON'} (UNSUPPORTED_MEDIA_TYPE)`);
   }
+  if (route.body.kind === 'json' || route.body.kind === 'form') responses['503'] = error('Too many large bodies being read at once; Retry-After says when to try again');
   responses['500'] = error('Unexpected failure (INTERNAL_ERROR, with details.requestId)');
   return responses;
 }

@@ -1,19 +1,69 @@
-import type { Context as HonoContext, Hono } from 'hono';
 import { z } from 'zod';
-import type { Scope } from '../core/roles.ts';
-import { runOperation, type Operation } from '../core/operation.ts';
-import { success } from './envelope.ts';
-import { parseInput } from '../core/validate.ts';
-import { readJsonBody } from './input.ts';
-import type { AppEnv } from './types.ts';
+import type { Context } from '../core/context.ts';
+import { runOperation, type AnyOperation, type Operation } from '../core/operation.ts';
+import type { ByteSource } from '../core/results.ts';
+import type { Role, Scope } from '../core/roles.ts';
+import type { MultipartBody } from './body.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * A REST endpoint, declared once: Hono serves it, the 405 check and the OpenAPI document read it. The
- * handler only parses with the shared schemas, calls the operation and wraps the result.
+ * What a route reads as its body. A zod schema alone is a JSON body (the default); the others say their
+ * kind. `limit` is in bytes; JSON and form bodies default to the app's `BODY_LIMIT`.
  */
-export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, I, O> {
+export type BodySpec =
+  | z.ZodType
+  | { json: z.ZodType; limit?: number }
+  | { form: z.ZodType; limit?: number }
+  /** Parts named in `parts` are documented; the operation reads them as a stream (never buffered whole). */
+  | { multipart: { limit: number; parts: Record<string, 'file' | 'text'> } };
+
+type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
+
+export type BodyOutput<B> = B extends z.ZodType
+  ? z.output<B>
+  : B extends { json: infer S }
+    ? SchemaOutput<S>
+    : B extends { form: infer S }
+      ? SchemaOutput<S>
+      : B extends { multipart: unknown }
+        ? MultipartBody
+        : Record<never, never>;
+
+/** The parsed parts of a request, each by its declared schema. */
+export interface RouteParts<P, Q, H, B> {
+  params: SchemaOutput<P>;
+  query: SchemaOutput<Q>;
+  headers: SchemaOutput<H>;
+  body: BodyOutput<B>;
+}
+
+/** The operation's input when a route gives no `input`: query, then body, then path (later ones win). */
+type MergedParts<P, Q, B> = SchemaOutput<Q> & BodyOutput<B> & SchemaOutput<P>;
+
+/**
+ * How the operation's output goes on the wire. Without `result`, the output is the envelope's `data`
+ * (with `response` its schema). Each kind maps the output to what it sends, so output types are checked.
+ */
+export type ResultSpec<O> =
+  /** Bare JSON, no envelope (search, OAuth endpoints): the output as it is. */
+  | { kind: 'json'; schema: z.ZodType; status?: 200 | 201; cacheControl?: string }
+  /** A file: 200, 206 for `Range`, 304 for `If-None-Match`, with its own caching. */
+  | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string }
+  /** One JSON value per line as they come; a failure after the first line ends the stream with an error line. */
+  | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown> }
+  /** A server-rendered page. */
+  | { kind: 'html'; render: (output: O) => string | Promise<string>; contentSecurityPolicy?: string }
+  | { kind: 'redirect'; location: (output: O) => string; status?: 302 | 303 };
+
+/** Another representation of the envelope's data a request may ask for (e.g. `GET /schema` as TypeScript). */
+export interface Alternative<O, Q> {
+  type: string;
+  wanted: (request: { query: SchemaOutput<Q>; accept: string }) => boolean;
+  render: (output: O) => string;
+}
+
+interface RouteSpecBase<P, Q, H, B, I, O> {
   method: HttpMethod;
   /** Hono path relative to `/_cms/api`, e.g. `/admin/users/:id`. */
   path: string;
@@ -22,50 +72,90 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   operation: Operation<I, O>;
   params?: P;
   query?: Q;
+  /** Request headers the operation needs, by lower-case name. */
+  headers?: H;
   /** Endpoints without a body accept an empty one, or `{}`. */
   body?: B;
-  /** Combines the parsed parts into the operation's input; default: query, then body, then path. */
-  input?: (parts: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => I;
-  /** The schema of `data` in the success envelope. */
-  response: z.ZodType;
+  /** The schema of `data` in the success envelope; with `result`, unused. */
+  response?: z.ZodType;
   status?: 200 | 201;
-  /** Another representation the request may ask for (e.g. by `Accept`); undefined keeps the envelope. */
-  render?: (c: HonoContext<AppEnv>, data: O, parts: { query: z.output<Q> }) => Response | undefined;
-  /** The media types `render` may answer with, for the OpenAPI document (their bodies are text). */
-  renderTypes?: string[];
+  alternative?: Alternative<O, Q>;
+  result?: ResultSpec<O>;
 }
 
-export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType, unknown, unknown>;
+/**
+ * A route maps its parsed parts to exactly the operation's input: with `input`, or without it when the
+ * merged parts already are that input. The compiler refuses a route whose parts do not fit.
+ */
+type InputMapping<P, Q, H, B, I> =
+  | { input: (parts: RouteParts<P, Q, H, B>) => I }
+  | (MergedParts<P, Q, B> extends I ? { input?: undefined } : never);
 
+export type RouteSpec<P, Q, H, B, I, O> = RouteSpecBase<P, Q, H, B, I, O> & InputMapping<P, Q, H, B, I>;
+
+/** The declaration with its types erased, as the app, the 405 check and the OpenAPI document read it. */
+export interface Route {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  operation: AnyOperation;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  headers?: z.ZodType;
+  body: BodyDeclaration;
+  response?: z.ZodType;
+  status: 200 | 201;
+  alternative?: { type: string; wanted(request: { query: unknown; accept: string }): boolean; render(output: unknown): string };
+  result?: ResultSpec<unknown>;
+  /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
+  invoke(ctx: Context, readParts: () => Promise<{ params: unknown; query: unknown; headers: unknown; body: unknown }>): Promise<unknown>;
+}
+
+export type BodyDeclaration =
+  | { kind: 'none' }
+  | { kind: 'json' | 'form'; schema: z.ZodType; limit?: number }
+  | { kind: 'multipart'; limit: number; parts: Record<string, 'file' | 'text'> };
+
+export function defineRoute<P = undefined, Q = undefined, H = undefined, B = undefined, I = unknown, O = unknown>(
+  spec: RouteSpec<P, Q, H, B, I, O>,
+): Route {
+  // Without `input`, InputMapping made sure the merged parts are the operation's input.
+  const toInput = spec.input ?? ((parts: RouteParts<P, Q, H, B>) => ({ ...(parts.query as object), ...(parts.body as object), ...(parts.params as object) }) as I);
+  return {
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    tag: spec.tag,
+    operation: spec.operation,
+    params: spec.params as z.ZodType | undefined,
+    query: spec.query as z.ZodType | undefined,
+    headers: spec.headers as z.ZodType | undefined,
+    body: bodyDeclaration(spec.method, spec.body as BodySpec | undefined),
+    response: spec.response,
+    status: spec.status ?? 200,
+    // The erased functions only ever receive this route's own output (see `invoke`).
+    alternative: spec.alternative as Route['alternative'],
+    result: spec.result as ResultSpec<unknown> | undefined,
+    invoke: (ctx, readParts) => runOperation(spec.operation, ctx, async () => toInput((await readParts()) as RouteParts<P, Q, H, B>)),
+  };
+}
+
+function bodyDeclaration(method: HttpMethod, body: BodySpec | undefined): BodyDeclaration {
+  if (body === undefined) return method === 'get' ? { kind: 'none' } : { kind: 'json', schema: emptyBody };
+  if (body instanceof z.ZodType) return { kind: 'json', schema: body };
+  if ('multipart' in body) return { kind: 'multipart', ...body.multipart };
+  if ('form' in body) return { kind: 'form', schema: body.form, limit: body.limit };
+  return { kind: 'json', schema: body.json, limit: body.limit };
+}
+
+/** Action endpoints take no body: an empty one, or `{}` (DECISIONS §1). */
 const emptyBody = z.strictObject({});
 
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, I, O>(
-  spec: RouteSpec<P, Q, B, I, O>,
-): AnyRoute {
-  return spec as unknown as AnyRoute;
-}
-
-export function mountRoute(app: Hono<AppEnv>, basePath: string, spec: AnyRoute): void {
-  const status = spec.status ?? 200;
-  app.on(spec.method.toUpperCase(), basePath + spec.path, async (c: HonoContext<AppEnv>) => {
-    const ctx = await c.get('resolveContext')(spec.operation.access.kind !== 'public');
-    let query: unknown = {};
-    const data = await runOperation(spec.operation, ctx, async () => {
-      const params = spec.params ? parseInput(spec.params, c.req.param(), 'path') : {};
-      query = spec.query ? parseInput(spec.query, c.req.query(), 'query') : {};
-      const rawBody = spec.method === 'get' ? {} : await readJsonBody(c);
-      const body = parseInput(spec.body ?? emptyBody, rawBody, 'body');
-      const parts = { params, query, body };
-      return spec.input ? spec.input(parts) : { ...(query as object), ...(body as object), ...(params as object) };
-    });
-    return spec.render?.(c, data, { query }) ?? success(c, data, status);
-  });
-}
-
 /** The scope and role a route needs, for the OpenAPI document. */
-export function routeRequirement(spec: AnyRoute): { scope?: Scope; minRole?: number; authenticated: boolean } {
-  const rule = spec.operation.access;
-  if (rule.kind === 'public') return { authenticated: false };
-  if (rule.kind === 'authenticated') return { authenticated: true };
-  return { authenticated: true, scope: rule.scope, minRole: rule.minRole };
+export function routeRequirement(route: Route): { scope?: Scope; minRole?: Role; authenticated: boolean; publicWhen: boolean } {
+  const rule = route.operation.access;
+  if (rule.kind === 'public') return { authenticated: false, publicWhen: false };
+  if (rule.kind === 'ownAccount') return { authenticated: true, publicWhen: false };
+  return { authenticated: true, scope: rule.scope, minRole: rule.minRole, publicWhen: rule.publicWhen !== undefined };
 }

@@ -3,6 +3,7 @@ import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSON
 import type { Context } from '../core/context.ts';
 import { AppError, unauthorized } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
+import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
 import { failure } from '../http/envelope.ts';
 import { requestHeader } from '../http/request-context.ts';
 import type { AppEnv } from '../http/types.ts';
@@ -18,9 +19,17 @@ const maxBatchSize = 100;
  * `POST {basePath}/mcp`: stateless Streamable HTTP (DECISIONS §5). Each POST stands alone and is
  * answered with JSON; GET and DELETE get the API's 405 (no event stream, no session to close).
  */
-export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], publicUrl: string | undefined): void {
+export interface McpOptions {
+  publicUrl: string | undefined;
+  /** JSON-RPC bodies are JSON bodies: the app's limit and memory budget apply (http/body.ts). */
+  bodyLimit: number;
+  budget: BodyMemoryBudget;
+}
+
+export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget }: McpOptions): void {
   const endpoint = createMcpEndpoint(tools);
   app.post(`${basePath}/mcp`, async (c) => {
+    if ((declaredLength(c) ?? 0) > bodyLimit) return failure(c, tooLarge(bodyLimit));
     let context: Context;
     try {
       context = await c.get('resolveContext')(true);
@@ -32,14 +41,16 @@ export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly To
       return failure(c, error, { 'www-authenticate': `Bearer resource_metadata="${metadata}"` });
     }
     try {
-      return await answer(c, endpoint, context);
+      return await answer(c, endpoint, context, () => readBuffered(c, bodyLimit, budget));
     } catch (error) {
+      // The body's own limits (413, and 503 while the server holds too many bodies) keep their envelope.
+      if (error instanceof AppError) return failure(c, error);
       return internalError(c, error);
     }
   });
 }
 
-async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Context): Promise<Response> {
+async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Context, readBody: () => Promise<string>): Promise<Response> {
   if (!acceptsJson(requestHeader(c, 'accept'))) return protocolError(c, 406, -32000, 'Not Acceptable: the client must accept application/json');
   if (!jsonType.test(requestHeader(c, 'content-type') ?? '')) {
     return protocolError(c, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -48,7 +59,7 @@ async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Co
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     return protocolError(c, 400, -32000, `Unsupported protocol version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
   }
-  const messages = parseMessages(c, await c.req.text());
+  const messages = parseMessages(c, await readBody());
   if (messages instanceof Response) return messages;
 
   const requests = messages.list.filter((message): message is JSONRPCRequest => 'method' in message && 'id' in message);

@@ -17,8 +17,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
 import { RawJson, toJsonText } from '../core/raw-json.ts';
-import { authorize, runOperation } from '../core/operation.ts';
-import { parseInput } from '../core/validate.ts';
 import type { Tool } from './tool.ts';
 
 export type JsonRpcResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
@@ -93,29 +91,17 @@ function readParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S
 }
 
 /**
- * Access is checked before the arguments are read, and its failure is a protocol error (the spec);
- * what the operation refuses is a tool result with `isError`, in the REST error's words.
+ * Access is checked before the arguments are read, and its refusal is a protocol error (the spec),
+ * as the operation declares it; what the operation refuses is a tool result with `isError`, in the
+ * REST error's words.
  */
 async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
-    authorize(tool.operation.access, ctx.principal);
-  } catch (error) {
-    if (error instanceof AppError) throw new JsonRpcError(ErrorCode.InvalidRequest, error.message);
-    throw error;
-  }
-  try {
-    const data = await runOperation(tool.operation, ctx, () => tool.toInput(parseInput(tool.input, args, 'arguments')));
-    return toolResult(data);
+    return toolResult(await tool.call(ctx, args, { refused: (error) => new JsonRpcError(ErrorCode.InvalidRequest, error.message) }));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    // A role an operation checks itself (drafts, trash, revisions need Contributor) is refused like its declared access.
-    if (isAccessRefusal(error)) throw new JsonRpcError(ErrorCode.InvalidRequest, error.message);
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
   }
-}
-
-function isAccessRefusal(error: AppError): boolean {
-  return error.code === 'FORBIDDEN' && ('requiredRole' in error.details || 'requiredScope' in error.details);
 }
 
 /** The REST `data` as JSON text, and as structured content when it is an object (MCP requires one). */

@@ -1,6 +1,8 @@
 import type { Tool as ToolListing, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Operation } from '../core/operation.ts';
+import type { Context } from '../core/context.ts';
+import { runOperation, type AnyOperation, type Operation, type RunOptions } from '../core/operation.ts';
+import { parseInput } from '../core/validate.ts';
 
 /** The Flags column of the spec's tool tables. */
 export type ToolFlag = 'read-only' | 'destructive';
@@ -21,11 +23,13 @@ export interface ToolSpec<Args extends z.ZodObject, Input, Output> {
   flag?: ToolFlag;
 }
 
+/** A tool with its types erased, as the registry and the server hold it. */
 export interface Tool {
   name: string;
-  operation: Operation<unknown, unknown>;
+  operation: AnyOperation;
   input: z.ZodObject;
-  toInput: (args: unknown) => unknown;
+  /** Runs the operation for `ctx`: access first, then the arguments parsed and mapped to its input. */
+  call(ctx: Context, args: unknown, options: RunOptions): Promise<unknown>;
   /** The `tools/list` entry, built once when the tool is defined. */
   listing: ToolListing;
 }
@@ -41,11 +45,13 @@ export function defineTool<Args extends z.ZodObject, Input, Output>(
   spec: ToolSpec<Args, Input, Output> & { toInput: (args: z.output<Args>) => Input },
 ): Tool;
 export function defineTool<Args extends z.ZodObject, Input, Output>(spec: ToolSpec<Args, Input, Output>): Tool {
+  // Without `toInput`, the overloads above made sure the parsed arguments are the operation's input.
+  const toInput = spec.toInput ?? ((args: z.output<Args>) => args as unknown as Input);
   return {
     name: spec.name,
-    operation: spec.operation as Operation<unknown, unknown>,
+    operation: spec.operation,
     input: spec.input,
-    toInput: (spec.toInput ?? ((args: unknown) => args)) as (args: unknown) => unknown,
+    call: (ctx, args, options) => runOperation(spec.operation, ctx, () => toInput(parseInput(spec.input, args, 'arguments')), options),
     listing: {
       name: spec.name,
       title: spec.title,

@@ -4,8 +4,8 @@ import { notFound, validationError } from '../core/errors.ts';
 import { defineOperation } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { toColumns, toEntry, type Entry } from '../content/entries.ts';
-import { loadEntry, requireEditorView } from '../content/lookup.ts';
-import { contentRead, contentWrite } from '../content/operations.ts';
+import { contentEditorRead, contentWrite } from '../content/access.ts';
+import { loadEntry } from '../content/lookup.ts';
 import { databaseIssues, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, draftChanges } from '../content/saving.ts';
 import { validateEntryData } from '../content/field-values.ts';
 import type { Db } from '../db/connection.ts';
@@ -32,9 +32,8 @@ function requireRevisions(collection: LoadedCollection): void {
 
 export const listRevisions = defineOperation({
   name: 'revisions.list',
-  access: contentRead,
+  access: contentEditorRead,
   async run(ctx, input: { collection: string; id: string; limit: number }): Promise<{ items: Revision[]; total: number }> {
-    requireEditorView(ctx);
     const { collection, row } = await loadEntry(ctx, ctx.db, input, { includeTrashed: true });
     requireRevisions(collection);
     const rows = await store.listRevisionRows(ctx.db, row._id, input.limit);
@@ -54,9 +53,8 @@ async function requireRevision(db: Db, id: string, options: { lock?: boolean } =
 
 export const getRevision = defineOperation({
   name: 'revisions.get',
-  access: contentRead,
+  access: contentEditorRead,
   async run(ctx, input: { revisionId: string }): Promise<{ item: Revision }> {
-    requireEditorView(ctx);
     const { row, collection } = await requireRevision(ctx.db, input.revisionId);
     return { item: toRevision(collection.slug, row) };
   },

@@ -15,8 +15,8 @@ import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCo
 import * as store from './store.ts';
 import { sortableFieldTypes, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
 
-const schemaRead = access.scope('schema:read', roles.editor);
-const schemaWrite = access.scope('schema:write', roles.admin);
+const schemaRead = access.scope('schema:read', { minRole: roles.editor });
+const schemaWrite = access.scope('schema:write', { minRole: roles.admin });
 
 /** The API's own path words and `id` (DECISIONS §4). */
 const reservedCollectionSlugs = new Set([

@@ -1,6 +1,4 @@
 import { DeletedResponse } from '../core/schemas.ts';
-import { textResponse } from '../http/envelope.ts';
-import { requestHeader } from '../http/request-context.ts';
 import { defineRoute } from '../http/route.ts';
 import {
   createCollection,
@@ -129,10 +127,10 @@ export const schemaRoutes = [
     operation: exportSchema,
     query: SchemaExportQuery,
     response: SchemaExportResponse,
-    renderTypes: ['text/typescript'],
-    render: (c, data, { query }) => {
-      const wantsTypeScript = query.format === 'typescript' || (query.format === undefined && (requestHeader(c, 'accept') ?? '').includes('text/typescript'));
-      return wantsTypeScript ? textResponse(c, schemaToTypeScript(data.collections), 'text/typescript; charset=utf-8') : undefined;
+    alternative: {
+      type: 'text/typescript; charset=utf-8',
+      wanted: ({ query, accept }) => query.format === 'typescript' || (query.format === undefined && accept.includes('text/typescript')),
+      render: (data) => schemaToTypeScript(data.collections),
     },
   }),
 ];

@@ -2,22 +2,13 @@ import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
-import type { Db } from '../db/connection.ts';
 import { inTransaction, serializeTransactions } from '../db/dialect.ts';
+import { readSettings } from './read.ts';
 import { settingDefaults, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
 import * as store from './store.ts';
 
 // An arbitrary constant naming the settings among the database's advisory locks.
 const settingsLockKey = 7_346_121_905_114;
-
-/** Stored values over the defaults. Values were validated when written, so reads only decode them. */
-export async function readSettings(db: Db): Promise<Settings> {
-  const settings: Record<string, unknown> = { ...settingDefaults };
-  for (const row of await store.readSettingRows(db)) {
-    if (row.key in settingDefaults) settings[row.key] = JSON.parse(row.value);
-  }
-  return settings as Settings;
-}
 
 export const getSettings = defineOperation({
   name: 'settings.get',

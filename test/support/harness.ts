@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { systemPrincipal, type Context } from '../../src/core/context.ts';
 import { runOperation } from '../../src/core/operation.ts';
-import type { Scope } from '../../src/core/roles.ts';
+import type { Role, Scope } from '../../src/core/roles.ts';
 import { openDatabase, type Db } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { User } from '../../src/users/schemas.ts';
@@ -78,7 +78,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
-    const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role }));
+    const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role: role as Role }));
     const { token } = await runOperation(createToken, systemContext(), () => ({ userId: user.id, name: 'test', scopes }));
     return { user, token };
   };

@@ -1,0 +1,17 @@
+import { access } from '../core/operation.ts';
+import { roles } from '../core/roles.ts';
+import { publicReadEnabled } from '../settings/read.ts';
+
+/** Reading published content: `content:read`, or anyone while the `publicRead` setting is on. */
+export const contentRead = access.scope('content:read', { publicWhen: publicReadEnabled });
+
+/** Drafts, the trash, revisions and compare are for Contributors and up (DECISIONS §2). */
+export const contentEditorRead = access.scope('content:read', { minRole: roles.contributor });
+
+export const contentWrite = access.scope('content:write');
+
+/** A list filtered by a status other than published, or sorted by schedule, needs the editors' view. */
+export const contentListRead = access.scope<{ status?: string; orderBy?: string }>('content:read', {
+  publicWhen: publicReadEnabled,
+  inputRole: (input) => ((input.status !== undefined && input.status !== 'published') || input.orderBy === 'scheduledAt' ? roles.contributor : undefined),
+});

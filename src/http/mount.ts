@@ -1,0 +1,65 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context as HonoContext, Hono } from 'hono';
+import { parseInput } from '../core/validate.ts';
+import { declaredLength, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
+import { success, textResponse } from './envelope.ts';
+import { requestHeader } from './request-context.ts';
+import { respondWith } from './results.ts';
+import type { BodyDeclaration, Route } from './route.ts';
+import type { AppEnv } from './types.ts';
+
+export interface MountOptions {
+  basePath: string;
+  /** The default limit of JSON and form bodies (`BODY_LIMIT`). */
+  bodyLimit: number;
+  budget: BodyMemoryBudget;
+}
+
+/** The byte limit of a route's body, or undefined when it takes none. */
+export function bodyLimitOf(body: BodyDeclaration, defaultLimit: number): number | undefined {
+  if (body.kind === 'none') return undefined;
+  return body.limit ?? defaultLimit;
+}
+
+/**
+ * Serves a declared route: a body declared too large is refused before anything else, then access is
+ * checked (runOperation), then the parts are parsed with the route's schemas, the operation runs, and
+ * its output goes out as the route's result kind says.
+ */
+export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOptions): void {
+  const limit = bodyLimitOf(route.body, options.bodyLimit);
+  app.on(route.method.toUpperCase(), options.basePath + route.path, async (c: HonoContext<AppEnv>) => {
+    if (limit !== undefined && (declaredLength(c) ?? 0) > limit) throw tooLarge(limit);
+    const ctx = await c.get('resolveContext')(route.operation.access.kind !== 'public');
+    let query: unknown = {};
+    const output = await route.invoke(ctx, async () => {
+      const params = route.params ? parseInput(route.params, c.req.param(), 'path') : {};
+      query = route.query ? parseInput(route.query, c.req.query(), 'query') : {};
+      const headers = route.headers ? parseInput(route.headers, requestHeaders(c), 'headers') : {};
+      const body = await readBody(c, route.body, limit ?? 0, options.budget);
+      return { params, query, headers, body };
+    });
+    if (route.result) return respondWith(c, route.result, output);
+    const alternative = route.alternative;
+    if (alternative?.wanted({ query, accept: requestHeader(c, 'accept') ?? '' })) return textResponse(c, alternative.render(output), alternative.type);
+    return success(c, output, route.status);
+  });
+}
+
+async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, budget: BodyMemoryBudget): Promise<unknown> {
+  switch (body.kind) {
+    case 'none':
+      return {};
+    case 'json':
+      return parseInput(body.schema, await readJsonBody(c, limit, budget), 'body');
+    case 'form':
+      return parseInput(body.schema, await readFormBody(c, limit, budget), 'body');
+    case 'multipart':
+      return readMultipartBody(c, limit);
+  }
+}
+
+function requestHeaders(c: HonoContext): Record<string, string | string[] | undefined> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming ? incoming.headers : c.req.header();
+}

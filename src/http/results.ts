@@ -1,0 +1,113 @@
+import { Readable } from 'node:stream';
+import fresh from 'fresh';
+import type { Context as HonoContext } from 'hono';
+import parseRange from 'range-parser';
+import { AppError } from '../core/errors.ts';
+import { toJsonText } from '../core/raw-json.ts';
+import type { ByteSource } from '../core/results.ts';
+import { errorBody } from './envelope.ts';
+import { requestHeader } from './request-context.ts';
+import type { ResultSpec } from './route.ts';
+import type { AppEnv } from './types.ts';
+
+/** Pages allow only their own origin's scripts and styles, and are never framed. */
+export const pageContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** A route's output sent as its declared result kind (every kind but the envelope). */
+export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unknown>, output: unknown): Promise<Response> {
+  switch (result.kind) {
+    case 'json':
+      return reply(c, result.status ?? 200, toJsonText(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
+    case 'bytes':
+      return sendBytes(c, result.source(output), result.cacheControl);
+    case 'ndjson':
+      return streamLines(c, result.lines(output));
+    case 'html':
+      return reply(c, 200, await result.render(output), {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': result.contentSecurityPolicy ?? pageContentSecurityPolicy,
+      });
+    case 'redirect':
+      return reply(c, result.status ?? 302, null, { location: result.location(output) });
+  }
+}
+
+/** A response with the request's fixed headers (request id, security, caching) and `headers` over them. */
+function reply(c: HonoContext<AppEnv>, status: number, body: ReadableStream<Uint8Array> | string | null, headers: Record<string, string>): Response {
+  c.set('responseHeadersApplied', true);
+  return new Response(body, { status, headers: { ...c.get('responseHeaders'), ...headers } });
+}
+
+/**
+ * A file with HTTP's conditional and range semantics: 304 when the client's `If-None-Match` holds, 206
+ * for one satisfiable `Range` (several ranges get the whole file, which RFC 9110 allows), 416 for none.
+ */
+async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheControl: string): Promise<Response> {
+  const headers: Record<string, string> = { 'cache-control': cacheControl, 'accept-ranges': 'bytes', 'content-type': source.contentType };
+  if (source.etag !== undefined) headers.etag = `"${source.etag}"`;
+  if (source.disposition !== undefined) {
+    headers['content-disposition'] = source.filename ? `${source.disposition}; filename*=UTF-8''${encodeURIComponent(source.filename)}` : source.disposition;
+  }
+  const ifNoneMatch = requestHeader(c, 'if-none-match');
+  if (ifNoneMatch !== undefined && headers.etag !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: headers.etag })) {
+    return reply(c, 304, null, headers);
+  }
+  const range = requestedRange(c, source, headers.etag);
+  if (range === 'unsatisfiable') return reply(c, 416, null, { ...headers, 'content-range': `bytes */${source.size}` });
+  const stream = await source.open(range);
+  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  if (!range) return reply(c, 200, body, { ...headers, 'content-length': String(source.size) });
+  return reply(c, 206, body, { ...headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${source.size}` });
+}
+
+function requestedRange(c: HonoContext, source: ByteSource, etag: string | undefined): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const header = requestHeader(c, 'range');
+  if (header === undefined) return undefined;
+  // A range of an older version of the file would be spliced into the wrong bytes: send it all instead.
+  const ifRange = requestHeader(c, 'if-range');
+  if (ifRange !== undefined && ifRange !== etag) return undefined;
+  const ranges = parseRange(source.size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  // -2 is a malformed header, which RFC 9110 says to ignore; several ranges are served whole.
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
+}
+
+/**
+ * NDJSON: one JSON value per line, sent as the operation yields them. A failure before the first line
+ * is an ordinary error response; after it the status is gone, so the stream ends with the error
+ * envelope as its last line.
+ */
+async function streamLines(c: HonoContext<AppEnv>, lines: AsyncIterable<unknown>): Promise<Response> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const encoder = new TextEncoder();
+  const line = (value: unknown) => encoder.encode(`${toJsonText(value)}\n`);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(line(first.value));
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(line(next.value));
+      } catch (error) {
+        controller.enqueue(line(errorBody(asAppError(c, error))));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return reply(c, 200, body, { 'content-type': 'application/x-ndjson; charset=utf-8' });
+}
+
+/** An unexpected failure is logged in full and sent as INTERNAL_ERROR with the request id, as app.onError does. */
+export function asAppError(c: HonoContext<AppEnv>, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  c.get('log').error({ err: error }, 'unhandled error');
+  return new AppError('INTERNAL_ERROR', 'Internal server error', { requestId: c.get('requestId') });
+}
