@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { createApp } from '../../src/app.ts';
+import { apiRoutes, createApp } from '../../src/app.ts';
 import { createToken } from '../../src/auth/operations.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Clock } from '../../src/core/clock.ts';
@@ -8,6 +8,8 @@ import { runOperation } from '../../src/core/operation.ts';
 import type { Role, Scope } from '../../src/core/roles.ts';
 import { openDatabase, type Db } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import type { CredentialResolver } from '../../src/http/credentials.ts';
+import type { Route } from '../../src/http/route.ts';
 import type { User } from '../../src/users/schemas.ts';
 import { createUser } from '../../src/users/operations.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -30,7 +32,7 @@ export interface RequestOptions {
   token?: string;
   body?: unknown;
   /** A raw body sent as is (for malformed JSON and wrong content types). */
-  rawBody?: string;
+  rawBody?: string | Uint8Array | ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
 }
 
@@ -60,7 +62,13 @@ export interface TestApp {
 let emailCounter = 0;
 
 /** The real app on a fresh database of this project's engine, spoken to with in-process requests. */
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Routes served besides the API's own (tests of the route shapes). */
+  routes?: readonly Route[];
+  credentials?: readonly CredentialResolver[];
+}
+
+export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
   let recording: string[] | undefined;
@@ -74,7 +82,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, clock });
+  const app = createApp({ config, db, log, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials });
   const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
@@ -105,15 +113,16 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let body: string | undefined = options.rawBody;
+      let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined = options.rawBody;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await app.request(path, { method, headers, body });
+      // A stream body is sent as it comes (chunked), as a client without Content-Length would.
+      const response = await app.request(path, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) });
       const text = await response.text();
       let parsed: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      if (/^application\/(?:[\w.+-]+\+)?json\b/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
       return { status: response.status, headers: response.headers, body: parsed };
     },
     async close() {
