@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -17,6 +16,8 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
+import { measureBodyBurst } from './body-burst.ts';
+import { freePort, root, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 
 /**
@@ -26,7 +27,6 @@ import { measureSchemaChanges } from './schema-change.ts';
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const root = path.resolve(import.meta.dirname, '..');
 
 interface Scenario {
   name: string;
@@ -113,6 +113,12 @@ async function main(): Promise<void> {
         `first page sorted by a field ${schema.sortedPageMs.toFixed(1)} ms; other fields intact: ${schema.otherFieldsIntact}`,
     );
     saveResults({ schemaChanges: schema });
+    const burst = await measureBodyBurst(databaseUrl, path.join(workDir, 'media'), token);
+    console.log(
+      `\nBody burst: ${burst.requests} parallel ${Math.round(burst.bodyBytes / 1024 / 1024)} MiB JSON bodies: answers ${JSON.stringify(burst.statuses)}; ` +
+        `server RSS ${burst.rssBeforeMb.toFixed(0)} MB before, peak ${burst.peakRssMb.toFixed(0)} MB`,
+    );
+    saveResults({ bodyBurst: burst });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -197,37 +203,6 @@ function saveResults(figures: Record<string, unknown>): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const previous = fs.existsSync(file) && figures.rows === undefined ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   fs.writeFileSync(file, `${JSON.stringify({ ...previous, ...figures }, null, 2)}\n`);
-}
-
-function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (code !== null && code !== 0) console.error(`${args.join(' ')} exited with ${code ?? signal}`);
-  });
-  return child;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
 await main();

@@ -57,32 +57,36 @@ function bodyStream(c: HonoContext): Readable {
 }
 
 /**
- * The whole body, at most `limit` bytes, each chunk drawn from `budget` as it arrives and given back
- * when this returns (the caller parses the text before anything else holds it).
+ * The whole body as text, at most `limit` bytes. While it is read, the bytes and then the text decoded
+ * from them are held, so twice its size is drawn from `budget` (a declared length at once, before
+ * any byte is read; a chunked body as it arrives) and given back when this returns: the caller parses
+ * the text before anything else holds it.
  */
 export async function readBuffered(c: HonoContext, limit: number, budget: BodyMemoryBudget): Promise<string> {
   const length = declaredLength(c);
   if (length === 0) return '';
   if (length !== undefined && length > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
   let held = 0;
+  const hold = (bytes: number) => {
+    budget.take(2 * bytes - held);
+    held = 2 * bytes;
+  };
   try {
-    // A declared length is reserved whole at once, so a burst is refused before any byte is read.
-    if (length !== undefined) {
-      budget.take(length);
-      held = length;
-    }
+    if (length !== undefined) hold(length);
+    // With a declared length the bytes go straight into one buffer of that size: no second copy.
+    const whole = length === undefined ? undefined : Buffer.allocUnsafe(length);
+    const chunks: Buffer[] = [];
     let received = 0;
     for await (const chunk of bodyStream(c) as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > limit) throw tooLarge(limit);
-      if (received > held) {
-        budget.take(received - held);
-        held = received;
+      if (received + chunk.length > (length ?? limit)) throw tooLarge(limit);
+      if (whole) whole.set(chunk, received);
+      else {
+        hold(received + chunk.length);
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+      received += chunk.length;
     }
-    return Buffer.concat(chunks, received).toString('utf8');
+    return (whole ? whole.subarray(0, received) : Buffer.concat(chunks, received)).toString('utf8');
   } finally {
     budget.give(held);
   }

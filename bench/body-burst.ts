@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import { freePort, startProcess, waitForHttp } from './process.ts';
+
+/**
+ * Issue 8: 40 parallel 10 MiB JSON bodies once took a server from 191 MB to over a gigabyte. A fresh
+ * server takes the same burst; its peak resident memory (VmHWM) is read from /proc.
+ */
+export interface BodyBurstFigures {
+  requests: number;
+  bodyBytes: number;
+  statuses: Record<string, number>;
+  rssBeforeMb: number;
+  peakRssMb: number;
+}
+
+function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export async function measureBodyBurst(databaseUrl: string, mediaDir: string, token: string, requests = 40, bodyBytes = 10 * 1024 * 1024): Promise<BodyBurstFigures> {
+  const port = await freePort();
+  const server = startProcess(['bin/folio.mjs', 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: mediaDir });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/_cms/api/health`);
+    const pid = server.pid!;
+    const rssBeforeMb = residentMb(pid, 'VmRSS');
+    // A body of the size the issue used, just under BODY_LIMIT: read and parsed whole, then refused (400).
+    const body = Buffer.from(JSON.stringify({ data: { title: 'x'.repeat(bodyBytes - 40) } }));
+    const answers = await Promise.all(
+      Array.from({ length: requests }, () =>
+        fetch(`http://127.0.0.1:${port}/_cms/api/content/bench`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body })
+          .then(async (response) => {
+            await response.arrayBuffer();
+            return String(response.status);
+          })
+          .catch(() => 'connection error'),
+      ),
+    );
+    const statuses: Record<string, number> = {};
+    for (const status of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+    return { requests, bodyBytes: body.length, statuses, rssBeforeMb, peakRssMb: residentMb(pid, 'VmHWM') };
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
