@@ -14,7 +14,7 @@ import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';
 import { columnData, decodeRev, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
-import { validateEntryData } from './field-values.ts';
+import { sortKind, validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, draftChanges } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
@@ -33,10 +33,15 @@ const systemOrder: Record<string, string> = {
   slug: '_slug',
 };
 
-function orderColumn(collection: LoadedCollection, orderBy: string): string {
-  if (Object.hasOwn(systemOrder, orderBy)) return systemOrder[orderBy]!;
+/**
+ * What a list orders by. Readers order a field by its live values (decisions/0007): the working
+ * values of a staged draft must not show, not even through the order.
+ */
+function sortKeyFor(ctx: AuthorizedContext, collection: LoadedCollection, orderBy: string): store.SortKey {
+  if (Object.hasOwn(systemOrder, orderBy)) return store.sortKeys.column(systemOrder[orderBy]!);
   const field = collection.fields.find((candidate) => candidate.slug === orderBy);
-  if (field && sortableFieldTypes.includes(field.type)) return field.slug;
+  const kind = field && sortKind(field.type);
+  if (field && kind) return viewOf(ctx) === 'reader' ? store.sortKeys.live(ctx.db, field.slug, kind) : store.sortKeys.column(field.slug);
   const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortableFieldTypes.includes(f.type)).map((f) => f.slug)];
   throw validationError([{ path: 'orderBy', message: `${field ? 'Not a sortable field' : 'Unknown field'}; one of: ${sortable.join(', ')}` }]);
 }
@@ -49,20 +54,20 @@ function orderColumn(collection: LoadedCollection, orderBy: string): string {
 async function listPage(
   ctx: AuthorizedContext,
   collection: LoadedCollection,
-  input: { cursor?: string; limit: number; column: string; order: 'asc' | 'desc' },
+  input: { cursor?: string; limit: number; key: store.SortKey; order: 'asc' | 'desc' },
   filters: Expression<SqlBool>[],
 ): Promise<Page<Entry>> {
-  const { column } = input;
+  const { key } = input;
   const view = viewOf(ctx);
   return readDuringSchemaChange(async () => {
     let after: [unknown, string] | undefined;
     if (input.cursor !== undefined) {
       const [id] = decodeCursor(input.cursor, 1);
-      const found = typeof id === 'string' ? await store.sortKeyOf(ctx.db, collection.tableName, column, id) : undefined;
+      const found = typeof id === 'string' ? await store.sortKeyOf(ctx.db, collection.tableName, key, id) : undefined;
       if (!found) throw validationError([{ path: 'cursor', message: 'Malformed cursor, or its entry was deleted for good' }]);
       after = found;
     }
-    const rows = await store.listEntries(ctx.db, collection.tableName, { column, direction: input.order, after, limit: input.limit, filters });
+    const rows = await store.listEntries(ctx.db, collection.tableName, { key, direction: input.order, after, limit: input.limit, filters });
     return toPage(rows, input.limit, (row) => encodeCursor([row._id]), (row) => toEntry(collection, row, view));
   });
 }
@@ -80,7 +85,7 @@ export const listEntries = defineOperation({
       filters.push(store.filters.status(input.status));
     }
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
-    return listPage(ctx, collection, { ...input, column: orderColumn(collection, input.orderBy ?? 'createdAt') }, filters);
+    return listPage(ctx, collection, { ...input, key: sortKeyFor(ctx, collection, input.orderBy ?? 'createdAt') }, filters);
   },
 });
 
@@ -89,7 +94,7 @@ export const listTrash = defineOperation({
   access: contentEditorRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
     const collection = await requireCollection(ctx.db, input.collection);
-    return listPage(ctx, collection, { ...input, column: '_deleted_at', order: 'desc' }, [store.filters.trashed]);
+    return listPage(ctx, collection, { ...input, key: store.sortKeys.column('_deleted_at'), order: 'desc' }, [store.filters.trashed]);
   },
 });
 
