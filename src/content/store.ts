@@ -65,18 +65,17 @@ export async function findEntryBySlug(
 }
 
 /**
- * Writes the given columns and counts the save. With `expectedVersion` the write happens only if no
- * other save came first; the result says whether it did, so two writers holding the same `_rev`
- * cannot both succeed.
+ * Writes the given columns, counts the save and returns the row as written (one statement). With
+ * `expectedVersion` the write happens only if no other save came first, and nothing is returned
+ * otherwise, so two writers holding the same `_rev` cannot both succeed.
  */
-export async function updateEntry(db: Db, table: string, id: string, changes: Record<string, unknown>, expectedVersion?: number): Promise<boolean> {
+export async function updateEntry(db: Db, table: string, id: string, changes: Record<string, unknown>, expectedVersion?: number): Promise<EntryRow | undefined> {
   let query = entries(db)
     .updateTable(table)
     .set({ ...changes, _version: sql`_version + 1` })
     .where('_id', '=', id);
   if (expectedVersion !== undefined) query = query.where('_version', '=', expectedVersion);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (await query.returningAll().executeTakeFirst()) as EntryRow | undefined;
 }
 
 /** Locks every row of a translation group, in id order (one order for every writer: no deadlock). */

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createToken } from '../../src/auth/operations.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { EntryChangeListener } from '../../src/content/changes.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { systemPrincipal, type Context } from '../../src/core/context.ts';
 import { runOperation } from '../../src/core/operation.ts';
@@ -60,7 +61,8 @@ export interface TestApp {
 let emailCounter = 0;
 
 /** The real app on a fresh database of this project's engine, spoken to with in-process requests. */
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Record<string, string> = {}, options: { entryListeners?: EntryChangeListener[] } = {}): Promise<TestApp> {
+  const { entryListeners = [] } = options;
   const database = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
   let recording: string[] | undefined;
@@ -74,8 +76,8 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, clock });
-  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal });
+  const app = createApp({ config, db, log, clock, entryListeners });
+  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
     const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role: role as Role }));
