@@ -140,7 +140,7 @@ async function seed(databaseUrl: string): Promise<Seeded> {
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [] };
     const stamp = Date.now();
     const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: roles.admin }));
     for (let index = 1; index < 50; index += 1) {

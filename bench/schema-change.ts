@@ -29,7 +29,7 @@ export async function measureSchemaChanges(databaseUrl: string, entries: number)
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [] };
     const slug = `large_${Date.now().toString(36)}`;
     await runOperation(createCollection, ctx, () => ({ slug, label: 'Large' }));
     await runOperation(createField, ctx, () => ({ collection: slug, slug: 'title', label: 'Title', type: 'string' as const }));

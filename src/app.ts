@@ -22,6 +22,7 @@ import type { Route } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
 import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
 import { mcpTools } from './mcp/tools.ts';
+import type { EntryChangeListener } from './content/changes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
@@ -44,10 +45,12 @@ export interface AppDependencies {
   routes?: readonly Route[];
   /** How callers prove who they are, tried in order; default bearer tokens. */
   credentials?: readonly CredentialResolver[];
+  /** Listeners of entry changes (search, hooks, webhooks and the audit log register here). */
+  entryListeners?: readonly EntryChangeListener[];
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens] }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens], entryListeners = [] }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -70,7 +73,7 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
   };
   app.use(api, async (c, next) => {
     const requestDb = db.forRequest();
-    const base = { db: requestDb, clock, config, log: c.get('log') };
+    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners };
     let authenticated: Promise<Context> | undefined;
     const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
     c.set('resolveContext', (authenticate) =>

@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { systemClock } from './core/clock.ts';
+import type { EntryChangeListener } from './content/changes.ts';
 import { startScheduler } from './content/scheduler.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
@@ -24,7 +25,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     await db.close();
     throw error;
   }
-  const app = createApp({ config, db, log });
+  // The scheduler writes entries too: it tells the same listeners as the requests.
+  const entryListeners: EntryChangeListener[] = [];
+  const app = createApp({ config, db, log, entryListeners });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -35,7 +38,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind }, 'folio listening');
-  const scheduler = startScheduler({ db, clock: systemClock, config, log }, config.schedulerIntervalMs);
+  const scheduler = startScheduler({ db, clock: systemClock, config, log, entryListeners }, config.schedulerIntervalMs);
 
   let closing: Promise<void> | undefined;
   return {

@@ -129,7 +129,7 @@ describe('content edge cases', () => {
       const scheduled = await createEntry(t, slug, { data: { title: 'Due', g: 'y' } });
       expectSuccess(await call('POST', `/content/${slug}/${scheduled.id}/schedule`, { scheduledAt: new Date(t.clock.now().getTime() + 1_000).toISOString() }));
       t.clock.advance(2_000);
-      const system = { db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }) };
+      const system = { db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }), entryListeners: [] };
       const [first, second, removal] = await Promise.all([
         call('POST', `/content/${slug}/${entry.id}/duplicate`),
         call('POST', `/content/${slug}/${entry.id}/duplicate`),

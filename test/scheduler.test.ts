@@ -45,7 +45,7 @@ describe('the scheduler in one process', () => {
   it('publishes an entry once its time has come, and not before', async () => {
     const due = await createScheduled(t, 'notes', 'Due soon', new Date(t.clock.now().getTime() + 60_000));
     const later = await createScheduled(t, 'notes', 'Next week', new Date(t.clock.now().getTime() + 7 * 86_400_000));
-    const scheduler = startScheduler({ db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }) }, 100);
+    const scheduler = startScheduler({ db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }), entryListeners: [] }, 100);
     try {
       expect(await statusOf(t, 'notes', due)).toBe('scheduled');
       t.clock.advance(61_000);
@@ -67,7 +67,7 @@ describe('the scheduler in one process', () => {
     expectSuccess(await t.request('DELETE', `${api}/content/notes/${unscheduled}/schedule`, { token: t.adminToken }));
     expectSuccess(await t.request('DELETE', `${api}/content/notes/${trashed}`, { token: t.adminToken }));
     t.clock.advance(61_000);
-    const scheduler = startScheduler({ db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }) }, 100);
+    const scheduler = startScheduler({ db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }), entryListeners: [] }, 100);
     try {
       await eventually(async () => (await statusOf(t, 'notes', control)) === 'published', 5_000, 'publishing the control entry');
       expect(await statusOf(t, 'notes', unscheduled)).toBe('draft');

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { roles } from '../src/core/roles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 
@@ -54,21 +55,47 @@ describe('SQL statements per request', () => {
     expect(large.length).toBeLessThanOrEqual(3);
   });
 
-  it('serves a list sorted by a field from that field index, both ways', async () => {
+  /** The plan of `query` as text. PostgreSQL is asked for one without sorts or full scans: one exists only if an index gives the order. */
+  async function planOf(query: string, parameters: unknown[] = []): Promise<string> {
+    return t.db.kysely.transaction().execute(async (trx) => {
+      if (t.db.dialect === 'postgres') await sql`set local enable_sort = off; set local enable_seqscan = off`.execute(trx);
+      const explain = t.db.dialect === 'sqlite' ? 'explain query plan' : 'explain';
+      return JSON.stringify((await trx.executeQuery(CompiledQuery.raw(`${explain} ${query}`, parameters))).rows);
+    });
+  }
+
+  async function pagesField(): Promise<{ id: string; table: string }> {
     const { items: fields } = expectSuccess(await t.request('GET', `${api}/schema/collections/books/fields`, { token: t.adminToken }));
     const pages = fields.find((field: { slug: string }) => field.slug === 'pages');
     const { table_name: table } = await t.db.kysely.selectFrom('collections').select('table_name').where('slug', '=', 'books').executeTakeFirstOrThrow();
+    return { id: pages.id.toLowerCase(), table };
+  }
+
+  it('serves a list sorted by a field from that field index, both ways', async () => {
+    const { id, table } = await pagesField();
     for (const order of ['asc nulls first', 'desc nulls last']) {
-      const query = `select * from ${table} where _deleted_at is null order by pages ${order}, _id ${order.split(' ')[0]} limit 51`;
-      // SQLite's planner takes the index on its own. PostgreSQL rightly prefers sorting 60 rows, so it is
-      // asked for a plan without sorts or full scans: one exists only if an index gives this order.
-      const text = await t.db.kysely.transaction().execute(async (trx) => {
-        if (t.db.dialect === 'postgres') await sql`set local enable_sort = off; set local enable_seqscan = off`.execute(trx);
-        const plan = t.db.dialect === 'sqlite' ? sql.raw(`explain query plan ${query}`) : sql.raw(`explain ${query}`);
-        return JSON.stringify((await plan.execute(trx)).rows);
-      });
-      expect(text).toContain(`ix_${pages.id.toLowerCase()}`);
+      // SQLite's planner takes the index on its own; PostgreSQL rightly prefers sorting 60 rows (planOf).
+      const text = await planOf(`select * from ${table} where _deleted_at is null order by pages ${order}, _id ${order.split(' ')[0]} limit 51`);
+      expect(text).toContain(`ix_${id}`);
       expect(text.toLowerCase()).not.toMatch(/temp b-tree|sort key/);
+    }
+  });
+
+  it("serves a reader's list sorted by a field from its live sort index, both ways and past a cursor", async () => {
+    const { id, table } = await pagesField();
+    const reader = (await t.userWithToken(roles.subscriber, ['content:read'])).token;
+    for (const order of ['asc', 'desc']) {
+      const first = await t.request('GET', `${api}/content/books?orderBy=pages&order=${order}&limit=5`, { token: reader });
+      const cursor = expectSuccess(first).nextCursor;
+      // The statements the reader's pages really send; the list is the one that orders by the live value.
+      for (const path of [`?orderBy=pages&order=${order}&limit=5`, `?orderBy=pages&order=${order}&limit=5&cursor=${cursor}`]) {
+        const statements = await t.statementsDuring(async () => expectSuccess(await t.request('GET', `${api}/content/books${path}`, { token: reader })));
+        const list = statements.find((statement) => statement.includes(table) && /order by/i.test(statement))!;
+        // Any values do for a plan: each placeholder (the cursor's key and id, the limit) gets 5.
+        const text = await planOf(list, [...list.matchAll(/\?|\$\d+/g)].map(() => 5));
+        expect(text, list).toContain(`lx_${id}`);
+        expect(text.toLowerCase()).not.toMatch(/temp b-tree|sort key/);
+      }
     }
   });
 });

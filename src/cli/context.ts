@@ -16,7 +16,7 @@ export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context,
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal }, config);
+    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [] }, config);
   } finally {
     await db.close();
   }

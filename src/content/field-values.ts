@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../core/errors.ts';
 import { RawJson } from '../core/raw-json.ts';
-import type { ColumnKind } from '../db/entry-tables.ts';
-import type { FieldDefinition, FieldType, FieldValidation } from '../schema/types.ts';
+import type { ColumnKind, SortKind } from '../db/entry-tables.ts';
+import { sortableFieldTypes, type FieldDefinition, type FieldType, type FieldValidation } from '../schema/types.ts';
 import { normalizePortableText } from './portable-text.ts';
 import type { MediaReference } from './value-types.ts';
 
@@ -50,6 +50,12 @@ export function columnKind(type: FieldType): ColumnKind {
   if (type === 'number') return 'real';
   if (type === 'integer' || type === 'boolean') return 'integer';
   return 'text';
+}
+
+/** How a field's values compare in a sorted list; undefined for types lists cannot be sorted by. */
+export function sortKind(type: FieldType): SortKind | undefined {
+  if (!sortableFieldTypes.includes(type)) return undefined;
+  return type === 'boolean' ? 'boolean' : columnKind(type);
 }
 
 /**

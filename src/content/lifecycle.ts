@@ -1,20 +1,16 @@
 import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
 import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
-import type { Db } from '../db/connection.ts';
-import { inTransaction } from '../db/dialect.ts';
-import { deleteEntryRevisions } from '../revisions/store.ts';
+import { inTransaction, type Transaction } from '../db/dialect.ts';
 import { requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
 import { checkFieldValue, normalizeDateTime } from './field-values.ts';
 import { loadEntry, viewOf } from './lookup.ts';
 import { contentEditorRead, contentRead, contentWrite } from './access.ts';
-import { statusChanges } from './operations.ts';
-import { danglingReferences, generateSlug, mapUniqueViolation, recordRevision } from './saving.ts';
-import { clearSchedule, setSchedule } from './schedule-store.ts';
+import { danglingReferences, generateSlug, mapUniqueViolation } from './saving.ts';
 import * as store from './store.ts';
+import { newEntryRow, statusChanges, writeEntry, type EntryWrite } from './write.ts';
 
 /**
  * The state changes of mcp.md §3 beyond create and update. Each runs in one transaction on the
@@ -24,25 +20,17 @@ import * as store from './store.ts';
 type EntryRef = { collection: string; id: string };
 type EntryItem = { item: Entry };
 
-/** Applies `changes` to the locked entry and reads it back. */
-async function apply(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, changes: Record<string, unknown>): Promise<store.EntryRow> {
-  await store.updateEntry(db, collection.tableName, row._id, { ...changes, _updated_at: isoNow(ctx.clock) });
-  return (await store.findEntryById(db, collection.tableName, row._id))!;
-}
-
-async function change(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, changes: Record<string, unknown>): Promise<EntryItem> {
-  return { item: toEntry(collection, await apply(ctx, db, collection, row, changes), 'editor') };
+/** One change of state through the write path, answered with the entry as it is afterwards. */
+async function change(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, write: EntryWrite): Promise<EntryItem> {
+  return { item: toEntry(collection, await writeEntry(ctx, db, collection, write), 'editor') };
 }
 
 /** Makes the current draft the live version, with a revision of what went live: publish and the scheduler. */
-export async function publishRow(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow): Promise<EntryItem> {
-  await clearSchedule(db, row._id);
-  const published = await apply(ctx, db, collection, row, statusChanges('published', isoNow(ctx.clock)));
-  await recordRevision(ctx, db, collection, published, published._updated_at);
-  return { item: toEntry(collection, published, 'editor') };
+export async function publishRow(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow): Promise<EntryItem> {
+  return change(ctx, db, collection, { kind: 'published', row, changes: statusChanges('published', isoNow(ctx.clock)), revision: true });
 }
 
-function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {
+function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {
   return defineOperation({
     name,
     access: contentWrite,
@@ -57,10 +45,9 @@ function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Db, coll
 
 export const publishEntry = entryOperation('content.publish', publishRow);
 
-export const unpublishEntry = entryOperation('content.unpublish', async (ctx, db, collection, row) => {
-  await clearSchedule(db, row._id);
-  return change(ctx, db, collection, row, statusChanges('draft', isoNow(ctx.clock)));
-});
+export const unpublishEntry = entryOperation('content.unpublish', (ctx, db, collection, row) =>
+  change(ctx, db, collection, { kind: 'unpublished', row, changes: statusChanges('draft', isoNow(ctx.clock)) }),
+);
 
 export const scheduleEntry = defineOperation({
   name: 'content.schedule',
@@ -72,8 +59,7 @@ export const scheduleEntry = defineOperation({
     if (at <= isoNow(ctx.clock)) throw validationError([{ path: 'scheduledAt', message: 'Must be in the future' }]);
     return inTransaction(ctx.db, async (db) => {
       const { collection, row } = await loadEntry(ctx, db, input, { lock: true });
-      await setSchedule(db, row._id, collection.id, at);
-      return change(ctx, db, collection, row, { _status: 'scheduled', _scheduled_at: at });
+      return change(ctx, db, collection, { kind: 'scheduled', row, changes: { _status: 'scheduled', _scheduled_at: at } });
     });
   },
 });
@@ -81,14 +67,14 @@ export const scheduleEntry = defineOperation({
 /** A scheduled entry goes back to draft, or stays published when a live version exists; not scheduled: no change. */
 export const unscheduleEntry = entryOperation('content.unschedule', async (ctx, db, collection, row) => {
   if (row._status !== 'scheduled') return { item: toEntry(collection, row, 'editor') };
-  await clearSchedule(db, row._id);
-  return change(ctx, db, collection, row, { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null });
+  return change(ctx, db, collection, { kind: 'unscheduled', row, changes: { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null } });
 });
 
 /** Takes an entry out of the trash with the status it had; one not in the trash is left as it is. */
 export const restoreEntry = entryOperation(
   'content.restore',
-  async (ctx, db, collection, row) => (row._deleted_at === null ? { item: toEntry(collection, row, 'editor') } : change(ctx, db, collection, row, { _deleted_at: null })),
+  async (ctx, db, collection, row) =>
+    row._deleted_at === null ? { item: toEntry(collection, row, 'editor') } : change(ctx, db, collection, { kind: 'restored', row, changes: { _deleted_at: null } }),
   true,
 );
 
@@ -99,9 +85,7 @@ export const permanentlyDeleteEntry = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       const { collection, row } = await loadEntry(ctx, db, input, { lock: true, includeTrashed: true });
       if (row._deleted_at === null) throw validationError([{ path: 'id', message: 'The entry must be moved to the trash first' }]);
-      await store.deleteEntry(db, collection.tableName, row._id);
-      await deleteEntryRevisions(db, row._id);
-      await clearSchedule(db, row._id);
+      await writeEntry(ctx, db, collection, { kind: 'deleted', row });
       return { success: true as const };
     });
   },
@@ -111,11 +95,9 @@ export const permanentlyDeleteEntry = defineOperation({
 export const discardDraft = entryOperation('content.discardDraft', async (ctx, db, collection, row) => {
   if (!isLive(row)) throw validationError([{ path: 'id', message: 'The entry has no published version to go back to' }]);
   if (row._live === null && row._status === 'published') return { item: toEntry(collection, row, 'editor') };
-  await clearSchedule(db, row._id);
   // The live values go back into the columns, where a unique value may have been taken meanwhile.
-  return mapUniqueViolation(collection, () =>
-    change(ctx, db, collection, row, { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null }),
-  );
+  const changes = { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null };
+  return mapUniqueViolation(collection, () => change(ctx, db, collection, { kind: 'draftDiscarded', row, changes }));
 });
 
 /**
@@ -137,27 +119,8 @@ export const duplicateEntry = defineOperation({
         for (const field of collection.fields) if (field.unique) values[field.slug] = null;
         // A reference whose entry is gone for good is not copied: the copy would be refused on its next save.
         for (const { field } of await danglingReferences(db, collection, values)) values[field] = null;
-        const id = newId();
-        const now = isoNow(ctx.clock);
-        const copy: store.EntryRow = {
-          _id: id,
-          _slug: await generateSlug(db, collection, values, row._locale),
-          _locale: row._locale,
-          _group: id,
-          _status: 'draft',
-          _version: 1,
-          _live: null,
-          _author_id: ctx.actor?.userId ?? null,
-          _created_at: now,
-          _updated_at: now,
-          _published_at: null,
-          _scheduled_at: null,
-          _deleted_at: null,
-          ...toColumns(collection.fields, values),
-        };
-        await store.insertEntry(db, collection.tableName, copy);
-        await recordRevision(ctx, db, collection, copy, now);
-        return { item: toEntry(collection, copy, 'editor') };
+        const slug = await generateSlug(db, collection, values, row._locale);
+        return change(ctx, db, collection, { kind: 'created', row: newEntryRow(ctx, collection, { slug, locale: row._locale, published: false, values }), revision: true });
       }),
       { slugGenerated: true },
     );

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, validationError } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
 import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { contentEditorRead, contentListRead, contentRead, contentWrite } from './access.ts';
 import { toPage, type Page } from '../core/pagination.ts';
@@ -13,13 +12,13 @@ import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';
-import { columnData, decodeRev, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
-import { validateEntryData } from './field-values.ts';
+import { columnData, decodeRev, isLive, liveData, toEntry, type Entry } from './entries.ts';
+import { sortKind, validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
-import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, sharedValues, draftChanges } from './saving.ts';
+import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, sharedValues } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
-import { clearSchedule } from './schedule-store.ts';
 import * as store from './store.ts';
+import { newEntryRow, saveValues, staleRev, writeEntry } from './write.ts';
 
 type EntryItem = { item: Entry };
 type EntryRef = { collection: string; id: string };
@@ -33,10 +32,15 @@ const systemOrder: Record<string, string> = {
   slug: '_slug',
 };
 
-function orderColumn(collection: LoadedCollection, orderBy: string): string {
-  if (Object.hasOwn(systemOrder, orderBy)) return systemOrder[orderBy]!;
+/**
+ * What a list orders by. Readers order a field by its live values (decisions/0007): the working
+ * values of a staged draft must not show, not even through the order.
+ */
+function sortKeyFor(ctx: AuthorizedContext, collection: LoadedCollection, orderBy: string): store.SortKey {
+  if (Object.hasOwn(systemOrder, orderBy)) return store.sortKeys.column(systemOrder[orderBy]!);
   const field = collection.fields.find((candidate) => candidate.slug === orderBy);
-  if (field && sortableFieldTypes.includes(field.type)) return field.slug;
+  const kind = field && sortKind(field.type);
+  if (field && kind) return viewOf(ctx) === 'reader' ? store.sortKeys.live(ctx.db, field.slug, kind) : store.sortKeys.column(field.slug);
   const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortableFieldTypes.includes(f.type)).map((f) => f.slug)];
   throw validationError([{ path: 'orderBy', message: `${field ? 'Not a sortable field' : 'Unknown field'}; one of: ${sortable.join(', ')}` }]);
 }
@@ -49,20 +53,20 @@ function orderColumn(collection: LoadedCollection, orderBy: string): string {
 async function listPage(
   ctx: AuthorizedContext,
   collection: LoadedCollection,
-  input: { cursor?: string; limit: number; column: string; order: 'asc' | 'desc' },
+  input: { cursor?: string; limit: number; key: store.SortKey; order: 'asc' | 'desc' },
   filters: Expression<SqlBool>[],
 ): Promise<Page<Entry>> {
-  const { column } = input;
+  const { key } = input;
   const view = viewOf(ctx);
   return readDuringSchemaChange(async () => {
     let after: [unknown, string] | undefined;
     if (input.cursor !== undefined) {
       const [id] = decodeCursor(input.cursor, 1);
-      const found = typeof id === 'string' ? await store.sortKeyOf(ctx.db, collection.tableName, column, id) : undefined;
+      const found = typeof id === 'string' ? await store.sortKeyOf(ctx.db, collection.tableName, key, id) : undefined;
       if (!found) throw validationError([{ path: 'cursor', message: 'Malformed cursor, or its entry was deleted for good' }]);
       after = found;
     }
-    const rows = await store.listEntries(ctx.db, collection.tableName, { column, direction: input.order, after, limit: input.limit, filters });
+    const rows = await store.listEntries(ctx.db, collection.tableName, { key, direction: input.order, after, limit: input.limit, filters });
     return toPage(rows, input.limit, (row) => encodeCursor([row._id]), (row) => toEntry(collection, row, view));
   });
 }
@@ -80,7 +84,7 @@ export const listEntries = defineOperation({
       filters.push(store.filters.status(input.status));
     }
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
-    return listPage(ctx, collection, { ...input, column: orderColumn(collection, input.orderBy ?? 'createdAt') }, filters);
+    return listPage(ctx, collection, { ...input, key: sortKeyFor(ctx, collection, input.orderBy ?? 'createdAt') }, filters);
   },
 });
 
@@ -89,7 +93,7 @@ export const listTrash = defineOperation({
   access: contentEditorRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
     const collection = await requireCollection(ctx.db, input.collection);
-    return listPage(ctx, collection, { ...input, column: '_deleted_at', order: 'desc' }, [store.filters.trashed]);
+    return listPage(ctx, collection, { ...input, key: store.sortKeys.column('_deleted_at'), order: 'desc' }, [store.filters.trashed]);
   },
 });
 
@@ -113,7 +117,6 @@ export const createEntry = defineOperation({
       () =>
         inTransaction(ctx.db, async (db) => {
           const collection = await lockCollection(db, input.collection, 'share');
-          const id = newId();
           // A translation shares the group's non-translatable values (the group's win), so they count for required fields.
           const source = input.translationOf === undefined ? undefined : await requireTranslationSource(db, collection, input.translationOf);
           const data = source ? { ...input.data, ...sharedValues(collection, columnData(collection.fields, source)) } : input.data;
@@ -131,30 +134,12 @@ export const createEntry = defineOperation({
           if (problems.length > 0) throw validationError(problems);
           const slug = input.slug ?? (await generateSlug(db, collection, values, locale));
           if (input.slug !== undefined) await assertSlugFree(db, collection, slug, locale);
-          const now = isoNow(ctx.clock);
           const publish = input.status === 'published';
-          const row: store.EntryRow = {
-            _id: id,
-            _slug: slug,
-            _locale: locale,
-            _group: source?._group ?? id,
-            _status: publish ? 'published' : 'draft',
-            _version: 1,
-            _live: null,
-            _author_id: ctx.actor?.userId ?? null,
-            _created_at: now,
-            _updated_at: now,
-            _published_at: publish ? now : null,
-            _scheduled_at: null,
-            _deleted_at: null,
-            ...toColumns(collection.fields, values),
-          };
+          const row = newEntryRow(ctx, collection, { slug, locale, group: source?._group, published: publish, values });
           // Published at once while its source has a staged draft, a translation goes live with the group's
           // live shared values; the draft ones wait in its columns, as on the source.
           if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)) });
-          await store.insertEntry(db, collection.tableName, row);
-          await recordRevision(ctx, db, collection, row, now);
-          return { item: toEntry(collection, row, 'editor') };
+          return { item: toEntry(collection, await writeEntry(ctx, db, collection, { kind: 'created', row, revision: true }), 'editor') };
         }),
       { slugGenerated: input.slug === undefined },
     );
@@ -187,33 +172,12 @@ export const updateEntry = defineOperation({
         const problems = await databaseIssues(db, collection, values, row._locale, row._id);
         if (problems.length > 0) throw validationError(problems);
         if (input.slug !== undefined && input.slug !== row._slug) await assertSlugFree(db, collection, input.slug, row._locale, row._id);
-
-        const now = isoNow(ctx.clock);
-        const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
-        if (input.slug !== undefined) changes._slug = input.slug;
-        if (input.status !== 'published') Object.assign(changes, draftChanges(collection, row));
-        Object.assign(changes, statusChanges(input.status, now));
-        if (!(await store.updateEntry(db, collection.tableName, row._id, changes, expectedVersion ?? row._version))) throw staleRev();
-        if (input.status !== undefined) await clearSchedule(db, row._id);
-        await shareWithGroup(db, collection, row, values, now);
-        const saved = (await store.findEntryById(db, collection.tableName, row._id))!;
-        await recordRevision(ctx, db, collection, saved, now);
+        const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, expectedVersion: expectedVersion ?? row._version });
         return { item: toEntry(collection, saved, 'editor') };
       }),
     );
   },
 });
-
-/** `status` on update: `published` saves then publishes, `draft` saves then unpublishes (DECISIONS §3). */
-export function statusChanges(status: 'draft' | 'published' | undefined, now: string): Record<string, unknown> {
-  if (status === 'published') return { _status: 'published', _published_at: now, _live: null, _scheduled_at: null };
-  if (status === 'draft') return { _status: 'draft', _published_at: null, _live: null, _scheduled_at: null };
-  return {};
-}
-
-export function staleRev(): AppError {
-  return new AppError('CONFLICT', 'The entry changed since this _rev was read; read it again and retry', { reason: 'stale_rev' });
-}
 
 export const trashEntry = defineOperation({
   name: 'content.delete',
@@ -222,10 +186,9 @@ export const trashEntry = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       const { collection, row } = await loadEntry(ctx, db, input, { lock: true });
       // A trashed entry must not go live on its own: its schedule is cancelled (status as unschedule leaves it).
-      const changes: Record<string, unknown> = { _deleted_at: isoNow(ctx.clock) };
-      if (row._status === 'scheduled') Object.assign(changes, { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null });
-      await store.updateEntry(db, collection.tableName, row._id, changes);
-      await clearSchedule(db, row._id);
+      const changes: Record<string, unknown> = { _deleted_at: isoNow(ctx.clock), _scheduled_at: null };
+      if (row._status === 'scheduled') changes._status = isLive(row) ? 'published' : 'draft';
+      await writeEntry(ctx, db, collection, { kind: 'trashed', row, changes });
       return { success: true as const };
     });
   },

@@ -1,13 +1,10 @@
 import { AppError, validationError, type ValidationIssue } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
-import type { AuthorizedContext } from '../core/operation.ts';
 import { firstFreeSlug, isUrlSafeSlug, numberedSlug, slugify } from '../core/slugs.ts';
 import type { Db } from '../db/connection.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import { insertRevision } from '../revisions/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { columnData, isLive, toColumns, type View } from './entries.ts';
+import type { View } from './entries.ts';
 import { portableTextToPlainText } from './portable-text.ts';
 import type { PortableTextBlock } from './value-types.ts';
 import { requireEntry } from './lookup.ts';
@@ -87,20 +84,6 @@ export async function generateSlug(db: Db, collection: LoadedCollection, data: R
   return firstFreeSlug(base, new Set([...(await store.slugsStartingWith(db, collection.tableName, base, locale)), ...reservedEntrySlugs]));
 }
 
-/** Adds a revision of the entry's current values when the collection keeps revisions. */
-export async function recordRevision(ctx: AuthorizedContext, db: Db, collection: LoadedCollection, row: store.EntryRow, at: string): Promise<void> {
-  if (!collection.supports.includes('revisions')) return;
-  await insertRevision(db, {
-    id: newId(),
-    collection_id: collection.id,
-    entry_id: row._id,
-    data: JSON.stringify(columnData(collection.fields, row)),
-    slug: row._slug,
-    author_id: ctx.actor?.userId ?? null,
-    created_at: at,
-  });
-}
-
 /**
  * The entry a save writes, locked. A save that writes shared values writes the whole translation
  * group: its rows are locked first, in id order, so two saves in one group wait for each other
@@ -121,32 +104,6 @@ export function sharedValues(collection: LoadedCollection, values: Record<string
     if (!field.translatable && Object.hasOwn(values, field.slug)) shared[field.slug] = values[field.slug];
   }
   return shared;
-}
-
-/**
- * Writes shared values to the rest of the translation group. Each member is saved as its own edit
- * would be: a live member of a collection with drafts stages a draft, so readers keep its live values.
- */
-export async function shareWithGroup(db: Db, collection: LoadedCollection, row: store.EntryRow, values: Record<string, unknown>, at: string): Promise<void> {
-  const shared = sharedValues(collection, values);
-  if (Object.keys(shared).length === 0) return;
-  const columns = toColumns(collection.fields, shared);
-  for (const member of await store.groupMembers(db, collection.tableName, row._group)) {
-    if (member._id === row._id) continue;
-    const changes: Record<string, unknown> = { ...columns, _updated_at: at };
-    Object.assign(changes, draftChanges(collection, member));
-    await store.updateEntry(db, collection.tableName, member._id, changes);
-  }
-}
-
-/**
- * What a save over this entry does to its live version: on a collection with drafts, a live entry
- * not yet staged keeps its live values aside (they stay what readers see until publish); on one
- * without drafts (perhaps switched off since), the save is live at once.
- */
-export function draftChanges(collection: LoadedCollection, row: store.EntryRow): { _live?: string | null } {
-  if (!collection.supports.includes('drafts')) return row._live === null ? {} : { _live: null };
-  return isLive(row) && row._live === null ? { _live: JSON.stringify(columnData(collection.fields, row)) } : {};
 }
 
 /**

@@ -1,7 +1,8 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { runCompiled } from '../db/compiled.ts';
 import { lockRows, startsWith } from '../db/dialect.ts';
+import { liveSortValue, type SortKind } from '../db/entry-tables.ts';
 import type { EntryStatus } from './value-types.ts';
 
 /**
@@ -64,18 +65,17 @@ export async function findEntryBySlug(
 }
 
 /**
- * Writes the given columns and counts the save. With `expectedVersion` the write happens only if no
- * other save came first; the result says whether it did, so two writers holding the same `_rev`
- * cannot both succeed.
+ * Writes the given columns, counts the save and returns the row as written (one statement). With
+ * `expectedVersion` the write happens only if no other save came first, and nothing is returned
+ * otherwise, so two writers holding the same `_rev` cannot both succeed.
  */
-export async function updateEntry(db: Db, table: string, id: string, changes: Record<string, unknown>, expectedVersion?: number): Promise<boolean> {
+export async function updateEntry(db: Db, table: string, id: string, changes: Record<string, unknown>, expectedVersion?: number): Promise<EntryRow | undefined> {
   let query = entries(db)
     .updateTable(table)
     .set({ ...changes, _version: sql`_version + 1` })
     .where('_id', '=', id);
   if (expectedVersion !== undefined) query = query.where('_version', '=', expectedVersion);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (await query.returningAll().executeTakeFirst()) as EntryRow | undefined;
 }
 
 /** Locks every row of a translation group, in id order (one order for every writer: no deadlock). */
@@ -129,15 +129,23 @@ export async function columnValues(db: Db, table: string, column: string): Promi
   return rows.map((row) => ({ slug: row._slug as string, value: row.value }));
 }
 
-/** An entry's value in a sort column, with its id: where the next page of a list starts. */
-export async function sortKeyOf(db: Db, table: string, column: string, id: string): Promise<[unknown, string] | undefined> {
-  const row = await entries(db).selectFrom(table).select(sql.ref(column).as('value')).where('_id', '=', id).executeTakeFirst();
+/** What a list orders by: a column, or for readers a field's live value (decisions/0007). */
+export type SortKey = RawBuilder<unknown>;
+
+export const sortKeys = {
+  column: (column: string): SortKey => sql.ref(column),
+  live: (db: Db, column: string, kind: SortKind): SortKey => liveSortValue(db, column, kind),
+};
+
+/** An entry's sort key, with its id: where the next page of a list starts. */
+export async function sortKeyOf(db: Db, table: string, key: SortKey, id: string): Promise<[unknown, string] | undefined> {
+  const row = await entries(db).selectFrom(table).select(key.as('value')).where('_id', '=', id).executeTakeFirst();
   return row ? [row.value ?? null, id] : undefined;
 }
 
 export interface ListQuery {
-  /** Column to order by; NULLs come first ascending and last descending, on both engines. */
-  column: string;
+  /** What to order by; NULLs come first ascending and last descending, on both engines. */
+  key: SortKey;
   direction: 'asc' | 'desc';
   /** The (value, id) of the last row of the previous page. */
   after?: [unknown, string];
@@ -147,23 +155,22 @@ export interface ListQuery {
 
 /**
  * One page plus one row (to tell whether another page follows), in one statement whatever the page
- * size, served by the `(column, _id)` index.
+ * size, served by the `(key, _id)` index.
  */
 export async function listEntries(db: Db, table: string, list: ListQuery): Promise<EntryRow[]> {
-  const { column, direction } = list;
+  const { key, direction } = list;
   let query = entries(db).selectFrom(table).selectAll();
   for (const filter of list.filters) query = query.where(filter);
-  if (list.after) query = query.where(afterKey(column, direction, list.after));
+  if (list.after) query = query.where(afterKey(key, direction, list.after));
   query = query
-    .orderBy(column, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
+    .orderBy(key, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
     .orderBy('_id', direction)
     .limit(list.limit + 1);
   return (await query.execute()) as EntryRow[];
 }
 
 /** The keyset condition "after (value, id)" in the list's order, NULLs included. */
-function afterKey(column: string, direction: 'asc' | 'desc', [value, id]: [unknown, string]): Expression<SqlBool> {
-  const ref = sql.ref(column);
+function afterKey(ref: SortKey, direction: 'asc' | 'desc', [value, id]: [unknown, string]): Expression<SqlBool> {
   if (direction === 'asc') {
     return value === null
       ? sql<SqlBool>`((${ref} is null and _id > ${id}) or ${ref} is not null)`

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { EntryChangeListener } from '../content/changes.ts';
 import type { Db } from '../db/connection.ts';
 import type { Clock } from './clock.ts';
 import type { Scope } from './roles.ts';
@@ -32,4 +33,6 @@ export interface Context {
   config: Config;
   log: Logger;
   principal: Principal | null;
+  /** Told of every entry change inside its transaction (content/write.ts); fixed when the process starts. */
+  entryListeners: readonly EntryChangeListener[];
 }

@@ -63,11 +63,25 @@ export async function serializeTransactions(db: Db, key: number): Promise<void> 
   if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(key)})`.execute(db.kysely);
 }
 
+/** A Db bound to one transaction. */
+export interface Transaction extends Db {
+  /**
+   * Runs `callback` once the transaction has committed, never when it rolls back: for what must not
+   * be seen before the write is (a notification, a cache to drop). Callbacks must not throw.
+   */
+  afterCommit(callback: () => void): void;
+}
+
 /** Runs `work` in one transaction with a Db bound to it; a throw rolls everything back. */
-export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Db, work: (trx: Transaction) => Promise<T>): Promise<T> {
+  const committed: (() => void)[] = [];
   // SQLite's write transactions begin IMMEDIATE: nobody else commits until this one ends, so cached
   // reads stay exact inside it, checked against the stamp as it is at each read.
-  return db.kysely.transaction().execute((trx) => work({ ...db, kysely: trx, changeStamp: db.currentChangeStamp }));
+  const result = await db.kysely
+    .transaction()
+    .execute((trx) => work({ ...db, kysely: trx, changeStamp: db.currentChangeStamp, afterCommit: (callback) => committed.push(callback) }));
+  for (const callback of committed) callback();
+  return result;
 }
 
 /**

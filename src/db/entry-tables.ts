@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SchemaModule } from 'kysely';
 import type { Db } from './connection.ts';
 
 /**
@@ -10,12 +10,19 @@ import type { Db } from './connection.ts';
 
 export type ColumnKind = 'text' | 'real' | 'integer';
 
+/** How a sortable field's value compares: its column's kind, with booleans apart (JSON `true` is not `1` on PostgreSQL). */
+export type SortKind = ColumnKind | 'boolean';
+
 export function entryTableName(collectionId: string): string {
   return `ec_${collectionId.toLowerCase()}`;
 }
 
 function sortIndexName(fieldId: string): string {
   return `ix_${fieldId.toLowerCase()}`;
+}
+
+function liveSortIndexName(fieldId: string): string {
+  return `lx_${fieldId.toLowerCase()}`;
 }
 
 function uniqueIndexName(fieldId: string): string {
@@ -73,7 +80,7 @@ export async function addFieldColumn(db: Db, table: string, column: string, kind
 
 /** Dropping a column drops its indexes first (SQLite refuses to drop an indexed column). */
 export async function dropFieldColumn(db: Db, table: string, column: string, fieldId: string): Promise<void> {
-  await setFieldIndexes(db, table, column, fieldId, { sortable: false, unique: false });
+  await setFieldIndexes(db, table, column, fieldId, { sort: undefined, unique: false });
   await db.kysely.schema.alterTable(table).dropColumn(column).execute();
 }
 
@@ -92,22 +99,59 @@ async function createSortIndex(db: Db, name: string, table: string, column: stri
 }
 
 /**
- * Brings a field's indexes to what its definition asks: a sort index `(column, _id)` for sortable
- * types (lists ordered by the field, keyset pages), and a unique index `(column, _locale)` for
- * `unique` fields, so the database itself refuses a duplicate, even between two racing writers.
+ * The value a reader's list sorts a field by (docs/decisions/0007): the live value kept in `_live`
+ * while a draft is staged, else the column. Literals only, no parameters: the very same text is an
+ * index definition and the queries' sort key, and each engine uses an expression index only for a
+ * query expression that matches it exactly.
+ */
+export function liveSortValue(db: Pick<Db, 'dialect'>, column: string, kind: SortKind): RawBuilder<unknown> {
+  const live =
+    db.dialect === 'postgres'
+      ? postgresJsonValue(sql`("_live"::jsonb ->> ${sql.lit(column)})`, kind)
+      : // SQLite's json_extract gives JSON numbers, strings and booleans (1/0) the column's own types.
+        sql`json_extract("_live", ${sql.lit(`$.${column}`)})`;
+  return sql`(case when "_live" is null then ${sql.ref(column)} else ${live} end)`;
+}
+
+function postgresJsonValue(text: RawBuilder<unknown>, kind: SortKind): RawBuilder<unknown> {
+  if (kind === 'real') return sql`${text}::double precision`;
+  if (kind === 'integer') return sql`${text}::bigint`;
+  if (kind === 'boolean') return sql`${text}::boolean::integer`;
+  return text;
+}
+
+/**
+ * The index behind a reader's list sorted by a field: `(live value, _id)` over the live entries
+ * outside the trash, the rows readers list (and the only ones it costs a write for).
+ */
+export async function createLiveSortIndex(db: Pick<Db, 'dialect'> & { kysely: { schema: SchemaModule } }, table: string, column: string, fieldId: string, kind: SortKind): Promise<void> {
+  const value = liveSortValue(db, column, kind);
+  const builder = db.kysely.schema.createIndex(liveSortIndexName(fieldId)).on(table);
+  const withColumns = builder.expression(db.dialect === 'postgres' ? sql`${value} asc nulls first, "_id"` : sql`${value}, "_id"`);
+  await withColumns.where(sql.ref('_deleted_at'), 'is', null).where(sql.ref('_published_at'), 'is not', null).execute();
+}
+
+/**
+ * Brings a field's indexes to what its definition asks: for sortable types (`sort` says how they
+ * compare), a sort index `(column, _id)` for editors' lists and one on the live value for readers'
+ * (decisions/0007), both serving keyset pages; for `unique` fields a unique index `(column, _locale)`,
+ * so the database itself refuses a duplicate, even between two racing writers.
  */
 export async function setFieldIndexes(
   db: Db,
   table: string,
   column: string,
   fieldId: string,
-  wanted: { sortable: boolean; unique: boolean },
+  wanted: { sort: SortKind | undefined; unique: boolean },
 ): Promise<void> {
   const sortIndex = sortIndexName(fieldId);
+  const liveSortIndex = liveSortIndexName(fieldId);
   const uniqueIndex = uniqueIndexName(fieldId);
-  await db.kysely.schema.dropIndex(sortIndex).ifExists().execute();
-  await db.kysely.schema.dropIndex(uniqueIndex).ifExists().execute();
-  if (wanted.sortable) await createSortIndex(db, sortIndex, table, column);
+  for (const index of [sortIndex, liveSortIndex, uniqueIndex]) await db.kysely.schema.dropIndex(index).ifExists().execute();
+  if (wanted.sort !== undefined) {
+    await createSortIndex(db, sortIndex, table, column);
+    await createLiveSortIndex(db, table, column, fieldId, wanted.sort);
+  }
   if (wanted.unique) await db.kysely.schema.createIndex(uniqueIndex).on(table).columns([column, '_locale']).unique().execute();
 }
 

@@ -4,12 +4,17 @@ import type { Db } from './connection.ts';
 import type { Database } from './types.ts';
 import * as platform from './migrations/0001_platform.ts';
 import * as content from './migrations/0002_content.ts';
+import { readerSortIndexes } from './migrations/0003_reader_sort_indexes.ts';
+import type { Dialect } from './connection.ts';
 
-/** Forward-only migrations, in code, in order. */
-const migrations: Record<string, Migration> = {
-  '0001_platform': platform,
-  '0002_content': content,
-};
+/** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_platform': platform,
+    '0002_content': content,
+    '0003_reader_sort_indexes': readerSortIndexes(dialect),
+  };
+}
 
 /**
  * Applies pending migrations; returns the names applied. When several processes start together on
@@ -20,8 +25,8 @@ const migrations: Record<string, Migration> = {
 export async function migrateToLatest(db: Db): Promise<string[]> {
   return db.kysely.connection().execute((connection) =>
     db.dialect === 'postgres'
-      ? withAdvisoryLock(connection, async () => runMigrator(connection, await currentSchema(connection)))
-      : inImmediateTransaction(connection, () => runMigrator(connection)),
+      ? withAdvisoryLock(connection, async () => runMigrator(connection, db.dialect, await currentSchema(connection)))
+      : inImmediateTransaction(connection, () => runMigrator(connection, db.dialect)),
   );
 }
 
@@ -63,10 +68,10 @@ async function currentSchema(connection: Kysely<Database>): Promise<string> {
   return result.rows[0]!.schema;
 }
 
-async function runMigrator(kysely: Kysely<Database>, schema?: string): Promise<string[]> {
+async function runMigrator(kysely: Kysely<Database>, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
     db: kysely,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => migrations(dialect) },
     migrationTableName: 'folio_migrations',
     migrationLockTableName: 'folio_migrations_lock',
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),

@@ -1,16 +1,15 @@
 import type { z } from 'zod';
-import { isoNow } from '../core/clock.ts';
 import { notFound, validationError } from '../core/errors.ts';
 import { defineOperation } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
-import { toColumns, toEntry, type Entry } from '../content/entries.ts';
+import { toEntry, type Entry } from '../content/entries.ts';
 import { contentEditorRead, contentWrite } from '../content/access.ts';
 import { loadEntry } from '../content/lookup.ts';
-import { databaseIssues, lockEntryForSave, mapUniqueViolation, recordRevision, shareWithGroup, draftChanges } from '../content/saving.ts';
+import { databaseIssues, lockEntryForSave, mapUniqueViolation } from '../content/saving.ts';
+import { saveValues } from '../content/write.ts';
 import { validateEntryData } from '../content/field-values.ts';
 import type { Db } from '../db/connection.ts';
 import { lockCollection } from '../schema/operations.ts';
-import * as entryStore from '../content/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { RevisionSchema } from './schemas.ts';
@@ -79,13 +78,7 @@ export const restoreRevision = defineOperation({
         const entry = await lockEntryForSave(db, collection, revision.entry_id, 'editor', values);
         issues.push(...(await databaseIssues(db, collection, values, entry._locale, entry._id)));
         if (issues.length > 0) throw validationError(issues, `The revision no longer fits the collection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
-        const now = isoNow(ctx.clock);
-        const changes: Record<string, unknown> = { ...toColumns(collection.fields, values), _updated_at: now };
-        Object.assign(changes, draftChanges(collection, entry));
-        await entryStore.updateEntry(db, collection.tableName, entry._id, changes);
-        await shareWithGroup(db, collection, entry, values, now);
-        const saved = (await entryStore.findEntryById(db, collection.tableName, entry._id))!;
-        await recordRevision(ctx, db, collection, saved, now);
+        const saved = await saveValues(ctx, db, collection, entry, values);
         return { item: toEntry(collection, saved, 'editor') };
       }),
     );

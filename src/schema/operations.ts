@@ -8,12 +8,12 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
-import { checkFieldValue, columnKind, defaultValueFor, fromColumnValue, isBlankValue } from '../content/field-values.ts';
+import { checkFieldValue, columnKind, defaultValueFor, fromColumnValue, isBlankValue, sortKind } from '../content/field-values.ts';
 import { columnValues, existingIds } from '../content/store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
-import { sortableFieldTypes, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
+import { type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
 
 const schemaRead = access.scope('schema:read', { minRole: roles.editor });
 const schemaWrite = access.scope('schema:write', { minRole: roles.admin });
@@ -201,7 +201,7 @@ export const createField = defineOperation({
         if (field.defaultValue === undefined) delete field.defaultValue;
         await store.insertField(db, store.toFieldRow(field, collection.id));
         await addFieldColumn(db, collection.tableName, field.slug, columnKind(field.type));
-        await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sortable: sortableFieldTypes.includes(field.type), unique: field.unique });
+        await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sort: sortKind(field.type), unique: field.unique });
         await store.touchCollection(db, collection.id, now);
         return { item: field };
       }),
@@ -254,10 +254,10 @@ export const updateField = defineOperation({
       }
       const { id: _id, collection_id: _collection, slug: _slug, created_at: _created, ...changes } = store.toFieldRow(next, collection.id);
       await store.updateFieldRow(db, field.id, changes);
-      const sortable = (type: FieldDefinition['type']) => sortableFieldTypes.includes(type);
-      if (next.unique !== field.unique || sortable(next.type) !== sortable(field.type)) {
+      // A new sort kind changes the live sort index's expression (decisions/0007), not only whether there is one.
+      if (next.unique !== field.unique || sortKind(next.type) !== sortKind(field.type)) {
         try {
-          await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sortable: sortable(next.type), unique: next.unique });
+          await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sort: sortKind(next.type), unique: next.unique });
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
           throw new AppError('SCHEMA_ERROR', `Field ${field.slug} cannot become unique: existing entries share a value`, { reason: 'not_unique' });

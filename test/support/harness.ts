@@ -2,6 +2,7 @@ import pino from 'pino';
 import { apiRoutes, createApp } from '../../src/app.ts';
 import { createToken } from '../../src/auth/operations.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { EntryChangeListener } from '../../src/content/changes.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { systemPrincipal, type Context } from '../../src/core/context.ts';
 import { runOperation } from '../../src/core/operation.ts';
@@ -66,9 +67,11 @@ export interface TestAppOptions {
   /** Routes served besides the API's own (tests of the route shapes). */
   routes?: readonly Route[];
   credentials?: readonly CredentialResolver[];
+  entryListeners?: EntryChangeListener[];
 }
 
 export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const { entryListeners = [] } = options;
   const database = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
   let recording: string[] | undefined;
@@ -82,8 +85,8 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials });
-  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal });
+  const app = createApp({ config, db, log, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners });
+  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
     const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role: role as Role }));

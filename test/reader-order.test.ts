@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roles } from '../src/core/roles.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { api, createCollection, createEntry } from './support/content.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+
+/**
+ * Issue 8 item 4: a reader's list sorted by a field must not reveal staged drafts, not even through
+ * the order (docs/decisions/0007-reader-sort-order.md).
+ */
+describe('list order by a field while drafts are staged', () => {
+  let t: TestApp;
+  let subscriber: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    subscriber = (await t.userWithToken(roles.subscriber, ['content:read'])).token;
+    await createCollection(t, 'notes', [{ slug: 'title', type: 'string' }, { slug: 'rank', type: 'integer' }, { slug: 'pinned', type: 'boolean' }], {
+      supports: ['drafts'],
+    });
+    // Live LIVE (rank 1) and MMM (rank 2) with staged drafts STAGED (rank 9) and AAA (rank 0); NNN is
+    // live without a draft; ZZZ was never published, so readers do not see it at all.
+    const live = await createEntry(t, 'notes', { data: { title: 'LIVE', rank: 1, pinned: false }, status: 'published' });
+    const middle = await createEntry(t, 'notes', { data: { title: 'MMM', rank: 2, pinned: true }, status: 'published' });
+    await createEntry(t, 'notes', { data: { title: 'NNN', rank: 3, pinned: true }, status: 'published' });
+    await createEntry(t, 'notes', { data: { title: 'ZZZ', rank: -1 } });
+    const stage = async (id: string, data: Record<string, unknown>) =>
+      expectSuccess(await t.request('PUT', `${api}/content/notes/${id}`, { token: t.adminToken, body: { data } }));
+    await stage(live.id, { title: 'STAGED', rank: 9, pinned: true });
+    await stage(middle.id, { title: 'AAA', rank: 0, pinned: false });
+  });
+  afterAll(() => t.close());
+
+  /** Every page of a list, one entry per page, following the cursors. */
+  async function titlesPageByPage(token: string, query: string): Promise<string[]> {
+    const titles: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const data = expectSuccess(await t.request('GET', `${api}/content/notes?${query}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token }));
+      titles.push(...data.items.map((item: { data: { title: string } }) => item.data.title));
+      cursor = data.nextCursor ?? undefined;
+    } while (cursor);
+    return titles;
+  }
+
+  it('orders a reader by live values only, a page at a time too', async () => {
+    expect(await titlesPageByPage(subscriber, 'orderBy=title&order=asc')).toEqual(['LIVE', 'MMM', 'NNN']);
+    expect(await titlesPageByPage(subscriber, 'orderBy=title&order=desc')).toEqual(['NNN', 'MMM', 'LIVE']);
+    expect(await titlesPageByPage(subscriber, 'orderBy=rank&order=asc')).toEqual(['LIVE', 'MMM', 'NNN']);
+    expect(await titlesPageByPage(subscriber, 'orderBy=rank&order=desc')).toEqual(['NNN', 'MMM', 'LIVE']);
+    // Live: LIVE false, MMM true, NNN true (ties by id, in creation order).
+    expect(await titlesPageByPage(subscriber, 'orderBy=pinned&order=asc')).toEqual(['LIVE', 'MMM', 'NNN']);
+  });
+
+  it('orders an editor by the working values, which are what the editor sees', async () => {
+    expect(await titlesPageByPage(t.adminToken, 'orderBy=title&order=asc')).toEqual(['AAA', 'NNN', 'STAGED', 'ZZZ']);
+    expect(await titlesPageByPage(t.adminToken, 'orderBy=rank&order=desc')).toEqual(['STAGED', 'NNN', 'AAA', 'ZZZ']);
+  });
+
+  it('follows a publish: the staged values become the reader order', async () => {
+    const { items } = expectSuccess(await t.request('GET', `${api}/content/notes?orderBy=title`, { token: t.adminToken }));
+    const staged = items.find((item: { data: { title: string } }) => item.data.title === 'STAGED');
+    expectSuccess(await t.request('POST', `${api}/content/notes/${staged.id}/publish`, { token: t.adminToken }));
+    expect(await titlesPageByPage(subscriber, 'orderBy=title&order=asc')).toEqual(['MMM', 'NNN', 'STAGED']);
+  });
+
+  it('keeps ordering by live values when an integer field becomes a number', async () => {
+    expectSuccess(await t.request('PATCH', `${api}/schema/collections/notes/fields/rank`, { token: t.adminToken, body: { type: 'number' } }));
+    const { items } = expectSuccess(await t.request('GET', `${api}/content/notes?orderBy=title&order=asc`, { token: subscriber }));
+    // The live rank of NNN (3) is kept aside while a draft with a fraction is staged.
+    const nnn = items.find((item: { data: { title: string } }) => item.data.title === 'NNN');
+    expectSuccess(await t.request('PUT', `${api}/content/notes/${nnn.id}`, { token: t.adminToken, body: { data: { rank: -0.5 } } }));
+    expect(await titlesPageByPage(subscriber, 'orderBy=rank&order=asc')).toEqual(['MMM', 'NNN', 'STAGED']);
+    expect(await titlesPageByPage(t.adminToken, 'orderBy=rank&order=asc')).toEqual(['ZZZ', 'NNN', 'AAA', 'STAGED']);
+  });
+
+  it('gives the collections of an older database their live sort indexes when it migrates', async () => {
+    const liveSortIndexes = async () => {
+      const query =
+        t.db.dialect === 'sqlite'
+          ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and name like 'lx_%'`
+          : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and indexname like 'lx_%'`;
+      return (await query.execute(t.db.kysely)).rows.map((row) => row.name).sort();
+    };
+    const indexes = await liveSortIndexes();
+    expect(indexes).toHaveLength(3);
+    // As before migration 0003: no live sort index, and the migration not applied.
+    for (const name of indexes) await t.db.kysely.schema.dropIndex(name).execute();
+    await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, '=', '0003_reader_sort_indexes' as never).execute();
+    expect(await migrateToLatest(t.db)).toEqual(['0003_reader_sort_indexes']);
+    expect(await liveSortIndexes()).toEqual(indexes);
+    expect(await titlesPageByPage(subscriber, 'orderBy=title&order=asc')).toEqual(['MMM', 'NNN', 'STAGED']);
+  });
+});
