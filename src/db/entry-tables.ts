@@ -73,9 +73,52 @@ export async function dropEntryTable(db: Db, table: string): Promise<void> {
   await db.kysely.schema.dropTable(table).ifExists().execute();
 }
 
-/** Adding a nullable column is a catalogue change on both engines: no existing row is rewritten. */
+/**
+ * Adding a nullable column is a catalogue change on both engines: no existing row is rewritten. On
+ * PostgreSQL a worn table is rebuilt first (see `columnNumberBudget`).
+ */
 export async function addFieldColumn(db: Db, table: string, column: string, kind: ColumnKind): Promise<void> {
+  if (db.dialect === 'postgres' && (await columnNumbersUsed(db, table)) >= columnNumberBudget) await rebuildEntryTable(db, table);
   await db.kysely.schema.alterTable(table).addColumn(column, columnType(db, kind)).execute();
+}
+
+/**
+ * PostgreSQL never reuses the number of a dropped column and refuses a table past 1,600 of them, so
+ * a field added and deleted over and over would end with every new column refused. A table whose
+ * used numbers reach this budget is rebuilt without its dropped columns before a column is added.
+ * Far above what live columns need (at most 300 fields and 13 system columns), so a rebuild comes
+ * at most once per several hundred deleted fields, and far enough below 1,600 never to come late.
+ * SQLite rewrites the table on every DROP COLUMN and keeps nothing of the dropped one.
+ */
+const columnNumberBudget = 1000;
+
+/** Live and dropped columns of a PostgreSQL table: the numbers counted against its 1,600. */
+async function columnNumbersUsed(db: Db, table: string): Promise<number> {
+  const { rows } = await sql<{ used: number }>`select count(*)::int as used from pg_attribute where attrelid = ${table}::regclass and attnum > 0`.execute(db.kysely);
+  return rows[0]!.used;
+}
+
+/**
+ * Copies a PostgreSQL table into a fresh one with only its live columns, in the schema change's
+ * transaction (so under the collection's lock, and undone with it). `LIKE` copies the columns, their
+ * types and NOT NULL; the constraints and indexes are then made again from the catalogue's own
+ * definitions, under their old names, once the copy has the old table's name.
+ */
+async function rebuildEntryTable(db: Db, table: string): Promise<void> {
+  const fresh = `${table}_rebuild`;
+  const { rows: constraints } = await sql<{ name: string; definition: string }>`
+    select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = ${table}::regclass and contype <> 'n'`.execute(db.kysely);
+  const { rows: indexes } = await sql<{ definition: string }>`
+    select pg_get_indexdef(indexrelid) as definition from pg_index
+    where indrelid = ${table}::regclass and indexrelid not in (select conindid from pg_constraint where conrelid = ${table}::regclass)`.execute(db.kysely);
+  await sql`create table ${sql.table(fresh)} (like ${sql.table(table)})`.execute(db.kysely);
+  await sql`insert into ${sql.table(fresh)} select * from ${sql.table(table)}`.execute(db.kysely);
+  await db.kysely.schema.dropTable(table).execute();
+  await db.kysely.schema.alterTable(fresh).renameTo(table).execute();
+  for (const { name, definition } of constraints) await sql`alter table ${sql.table(table)} add constraint ${sql.id(name)} ${sql.raw(definition)}`.execute(db.kysely);
+  for (const { definition } of indexes) await sql.raw(definition).execute(db.kysely);
+  // The copy has no statistics yet; the lists' plans should not wait for autovacuum to gather them.
+  await sql`analyze ${sql.table(table)}`.execute(db.kysely);
 }
 
 /** Dropping a column drops its indexes first (SQLite refuses to drop an indexed column). */

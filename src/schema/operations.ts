@@ -13,7 +13,7 @@ import { columnValues, existingIds } from '../content/store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
-import { type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
+import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
 
 const schemaRead = access.scope('schema:read', { minRole: roles.editor });
 const schemaWrite = access.scope('schema:write', { minRole: roles.admin });
@@ -185,6 +185,12 @@ export const createField = defineOperation({
         const collection = await lockCollection(db, input.collection, 'update');
         if (collection.fields.some((field) => field.slug === input.slug)) {
           throw new AppError('DUPLICATE_SLUG', `Collection ${input.collection} already has a field ${input.slug}`);
+        }
+        if (collection.fields.length >= maxFieldsPerCollection) {
+          throw validationError(
+            [{ path: 'slug', message: `A collection has at most ${maxFieldsPerCollection} fields` }],
+            `Collection ${input.collection} already has ${maxFieldsPerCollection} fields, the most a collection may have`,
+          );
         }
         const now = isoNow(ctx.clock);
         const field: FieldDefinition = {

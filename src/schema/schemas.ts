@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BooleanQuery } from '../core/schemas.ts';
-import { collectionFeatures, fieldTypes } from './types.ts';
+import { collectionFeatures, fieldTypes, maxFieldsPerCollection } from './types.ts';
 
 /** Collection and field slugs (DECISIONS §4): a letter, then letters, digits and `_`; at most 63. */
 export const SchemaSlug = z
@@ -74,7 +74,7 @@ export const UpdateFieldBody = z.strictObject({
 });
 
 export const ReorderFieldsBody = z.strictObject({
-  fieldSlugs: z.array(z.string().min(1).max(63)).max(500).describe('Every field slug of the collection, in the new order'),
+  fieldSlugs: z.array(z.string().min(1).max(63)).max(maxFieldsPerCollection).describe('Every field slug of the collection, in the new order'),
 });
 
 export const CollectionParams = z.object({ slug: SlugParam });

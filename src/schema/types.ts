@@ -22,6 +22,14 @@ export type FieldType = (typeof fieldTypes)[number];
 /** Types whose values order meaningfully and get an index, so lists sorted by them stay fast. */
 export const sortableFieldTypes: readonly FieldType[] = ['string', 'number', 'integer', 'boolean', 'datetime', 'select', 'slug'];
 
+/**
+ * The most fields a collection may have (docs/decisions/0009-column-limits.md). Far below both engines'
+ * column limits (PostgreSQL 1,600, SQLite 2,000), and low enough that an entry with every field filled
+ * still fits the single 8 KB page a PostgreSQL row must fit in: a short text value stays in the row
+ * at up to 24 bytes, so 300 of them plus the system columns stay under the 8,160 bytes allowed.
+ */
+export const maxFieldsPerCollection = 300;
+
 export const collectionFeatures = ['drafts', 'revisions', 'preview', 'scheduling', 'search'] as const;
 export type CollectionFeature = (typeof collectionFeatures)[number];
 
