@@ -100,7 +100,7 @@ describe('a collection whose fields were added and deleted over and over', () =>
 
     await wearOut(t, table);
     const added = await t.statementsDuring(async () =>
-      expectCreated(await t.request('POST', `${collections}/notes/fields`, { token: t.adminToken, body: { slug: 'extra', label: 'Extra', type: 'string' } })),
+      expectCreated(await t.request('POST', `${collections}/notes/fields`, { token: t.adminToken, body: { slug: 'newcomer', label: 'Newcomer', type: 'string' } })),
     );
     // The rebuild left no dropped column behind; SQLite never keeps any.
     const liveColumns = 13 + 5;
@@ -108,13 +108,13 @@ describe('a collection whose fields were added and deleted over and over', () =>
     const rebuilds = (statements: string[]) => statements.filter((statement) => / \(like /.test(statement)).length;
     expect(rebuilds(added)).toBe(t.db.dialect === 'postgres' ? 1 : 0);
 
-    // The same indexes and constraints, under the same names, plus the new field's sort index.
+    // The same indexes and constraints, under the same names, plus the new field's sort indexes.
     const after = await tableDefinitions(t, table);
-    expect(after.filter((definition) => !definition.includes('extra'))).toEqual(definitions);
-    expect(after.length).toBe(definitions.length + 1);
+    expect(after.filter((definition) => !definition.includes('newcomer'))).toEqual(definitions);
+    expect(after.length).toBeGreaterThan(definitions.length);
 
     // Without the new field again, clients see everything as it was.
-    expectSuccess(await t.request('DELETE', `${collections}/notes/fields/extra`, { token: t.adminToken }));
+    expectSuccess(await t.request('DELETE', `${collections}/notes/fields/newcomer`, { token: t.adminToken }));
     expect(await everything(ids.slice(0, 5))).toEqual(before);
     expect(await tableDefinitions(t, table)).toEqual(definitions);
     expect(before.ascending).toEqual([
