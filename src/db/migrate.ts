@@ -31,7 +31,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 }
 
 // An arbitrary constant naming Folio's migration lock among the database's advisory locks.
-const migrationLockKey = 7_346_121_905_113n;
+export const migrationLockKey = 7_346_121_905_113n;
 
 async function withAdvisoryLock<T>(connection: Kysely<Database>, work: () => Promise<T>): Promise<T> {
   await sql`select pg_advisory_lock(${sql.lit(migrationLockKey)})`.execute(connection);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ulid } from 'ulid';
+import { migrationLockKey } from '../../src/db/migrate.ts';
 
 /** A database of the suite's own, on the engine the vitest project names, and how to drop it. */
 export interface TestDatabase {
@@ -27,7 +28,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     kind: 'postgres',
     url: url.toString(),
-    drop: () => withClient(serverUrl, (client) => client.query(`drop schema ${schema} cascade`)).then(() => undefined),
+    // Kysely's migrator reads the catalogue of every schema; a schema dropped under it fails another
+    // suite's migration, so drops wait for the migration lock as migrations do.
+    drop: () =>
+      withClient(serverUrl, async (client) => {
+        await client.query(`select pg_advisory_lock(${migrationLockKey})`);
+        try {
+          await client.query(`drop schema ${schema} cascade`);
+        } finally {
+          await client.query(`select pg_advisory_unlock(${migrationLockKey})`);
+        }
+      }),
   };
 }
 
