@@ -467,6 +467,20 @@ describe('field values of every type', () => {
     expect(await listIds(t, 'kitchen')).toEqual(before);
   });
 
+  it('refuses text that is not well-formed Unicode, in values and keys, storing nothing', async () => {
+    const before = await listIds(t, 'kitchen');
+    const postRaw = (json: string) => t.request('POST', contentPath('kitchen'), { token: t.adminToken, rawBody: json, headers: { 'content-type': 'application/json' } });
+    for (const text of ['x\\ud800y', '\\udc00', 'a\\udc00\\ud800b', '\\ud83d']) {
+      const error = expectError(await postRaw(`{"data":{"txt":"${text}"}}`), 400, 'VALIDATION_ERROR');
+      expect({ text, issues: error.details.issues }).toEqual({ text, issues: [{ path: 'data.txt', message: 'Must be well-formed Unicode (a lone surrogate such as \\ud800 is not)' }] });
+    }
+    expect(issuePaths(await postRaw('{"data":{"blob":{"k\\ud800":1}}}'))).toEqual(['data.blob.k\ud800']);
+    expect(issuePaths(await postRaw('{"data":{"txt":"ok","x\\udfff":1}}'))).toEqual(['data.x\udfff']);
+    expect(await listIds(t, 'kitchen')).toEqual(before);
+    const paired: Entry = expectCreated(await postRaw('{"data":{"txt":"\\ud83d\\ude00"}}')).item;
+    expect((await getEntry(t, 'kitchen', paired.id)).data.txt).toBe('😀');
+  });
+
   const invalid: [field: string, value: unknown][] = [
     ['str', 42],
     ['str', 'a'],

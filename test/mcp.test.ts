@@ -476,6 +476,17 @@ describe('content and revision tools', () => {
     expect(restored.item).toMatchObject({ id: item.id, status: 'draft', data: { title: oldest.data.title } });
   });
 
+  it('refuses arguments holding text that is not well-formed Unicode, storing nothing', async () => {
+    const before = (await data('content_list', { collection, limit: 100 })).items.length;
+    // The request body is JSON.stringify's, which writes a lone surrogate as the escape \ud800.
+    expect(await failure('content_create', { collection, data: { title: 'x\ud800y' } })).toBe(
+      'VALIDATION_ERROR: data.title: Must be well-formed Unicode (a lone surrogate such as \\ud800 is not)',
+    );
+    expect(await failure('content_create', { collection, data: { ['t\udc00']: 'x' } })).toMatch(/^VALIDATION_ERROR: data\.t\udc00: Must be well-formed Unicode/);
+    expect(await failure('content_list', { collection, orderBy: '\ud800' })).toMatch(/^VALIDATION_ERROR: orderBy: Must be well-formed Unicode/);
+    expect((await data('content_list', { collection, limit: 100 })).items).toHaveLength(before);
+  });
+
   it('needs content scopes: a schema-only token is refused before its arguments are read', async () => {
     const { token } = await t.userWithToken(50, ['schema:read']);
     const read = await callTool(t, 'content_list', { collection, limit: 0 }, { token });

@@ -2,6 +2,7 @@ import type { ValidationIssue } from '../core/errors.ts';
 import { RawJson } from '../core/raw-json.ts';
 import type { ColumnKind, SortKind } from '../db/entry-tables.ts';
 import { sortableFieldTypes, type FieldDefinition, type FieldType, type FieldValidation } from '../schema/types.ts';
+import { compilePattern, patternValueMaxLength } from './patterns.ts';
 import { normalizePortableText } from './portable-text.ts';
 import type { MediaReference } from './value-types.ts';
 
@@ -57,20 +58,6 @@ export function sortKind(type: FieldType): SortKind | undefined {
   if (!sortableFieldTypes.includes(type)) return undefined;
   return type === 'boolean' ? 'boolean' : columnKind(type);
 }
-
-/**
- * A field's `pattern` as a RegExp. No flags and no anchors added: the author writes `^…$` when the
- * whole value must match. Field rules compile with this too, so a pattern that passed them compiles here.
- */
-export function compilePattern(pattern: string): RegExp {
-  return new RegExp(pattern);
-}
-
-/**
- * Longest text a pattern is tested against. Field rules refuse patterns that backtrack exponentially;
- * this bounds the polynomial ones (`a*a*b`) that no cheap check recognizes.
- */
-export const patternValueMaxLength = 10_000;
 
 /**
  * `string` is the short, sortable text type: its values are indexed, and PostgreSQL refuses an index
@@ -282,7 +269,10 @@ function checkLength(text: string, validation: FieldValidation): ValueCheck {
   }
   if (pattern !== undefined) {
     if (text.length > patternValueMaxLength) return fail(`Must be at most ${patternValueMaxLength} characters to be checked against the pattern`);
-    if (!compilePattern(pattern).test(text)) return fail(`Must match the pattern ${pattern}`);
+    const compiled = compilePattern(pattern);
+    // Only a pattern stored before the engine changed can fail here: definitions are checked with the same compiler.
+    if (!compiled.ok) return fail(`Cannot be checked: the field's pattern is not supported any more, so an administrator must change validation.pattern (${compiled.problem})`);
+    if (!compiled.test(text)) return fail(`Must match the pattern ${pattern}`);
   }
   return pass(text);
 }

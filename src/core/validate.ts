@@ -27,26 +27,38 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 const maxDepth = 200;
 
 /**
- * What no input may hold, found without recursion: the NUL character in a string or key
- * (PostgreSQL text cannot hold it; refusing it everywhere keeps both engines alike), a `__proto__`
- * key, or nesting deeper than `maxDepth`.
+ * What no input may hold, found without recursion: text that is not well-formed, in a string or key
+ * (see `textProblem`), a `__proto__` key, or nesting deeper than `maxDepth`.
  */
 function structureProblem(value: unknown): ValidationIssue | undefined {
   const pending: { value: unknown; path: string[] }[] = [{ value, path: [] }];
   while (pending.length > 0) {
     const { value: current, path } = pending.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\0')) return { path: path.join('.'), message: 'Must not contain the NUL character' };
+      const problem = textProblem(current);
+      if (problem !== undefined) return { path: path.join('.'), message: problem };
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
     if (path.length >= maxDepth) return { path: path.slice(0, 3).join('.'), message: `Must not nest deeper than ${maxDepth} levels` };
     for (const [key, item] of Object.entries(current)) {
-      if (key.includes('\0')) return { path: [...path, key].join('.'), message: 'Must not contain the NUL character' };
+      const problem = textProblem(key);
+      if (problem !== undefined) return { path: [...path, key].join('.'), message: problem };
       // Parsed JSON may hold it as a plain key, but any object it is copied into would take it as a prototype.
       if (key === '__proto__') return { path: [...path, key].join('.'), message: 'Unknown key' };
       pending.push({ value: item, path: [...path, key] });
     }
   }
+  return undefined;
+}
+
+/**
+ * The NUL character: PostgreSQL text cannot hold it, and refusing it everywhere keeps both engines
+ * alike. A lone surrogate (JSON's `"\ud800"`): UTF-8 cannot encode it, so on the way to the database
+ * it would silently become U+FFFD.
+ */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\0')) return 'Must not contain the NUL character';
+  if (!text.isWellFormed()) return 'Must be well-formed Unicode (a lone surrogate such as \\ud800 is not)';
   return undefined;
 }

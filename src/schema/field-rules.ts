@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../core/errors.ts';
-import { checkFieldValue, columnKind, compilePattern, isBlankValue } from '../content/field-values.ts';
+import { checkFieldValue, columnKind, isBlankValue } from '../content/field-values.ts';
+import { compilePattern } from '../content/patterns.ts';
 import type { FieldOptions, FieldType, FieldValidation } from './types.ts';
 
 /** The parts of a field definition whose consistency these rules check (DECISIONS §4). */
@@ -96,97 +97,11 @@ export function fieldDefinitionIssues(definition: FieldDefinitionInput): Validat
 /** Longest accepted `validation.pattern`; real field patterns are a few dozen characters. */
 export const patternMaxLength = 500;
 
-/**
- * Why a pattern is refused: too long, does not compile, or may backtrack exponentially. Every saved
- * value runs it on the server, so a pattern that backtracks exponentially (`^(a+)+$` against `aaa…!`)
- * would let any contributor block the event loop.
- */
+/** Why a pattern is refused: too long, or the engine cannot run it (content/patterns.ts). */
 function patternProblem(pattern: string): string | undefined {
   if (pattern.length > patternMaxLength) return `Must be at most ${patternMaxLength} characters`;
-  try {
-    compilePattern(pattern);
-  } catch (error) {
-    return `Does not compile: ${(error as Error).message}`;
-  }
-  return backtrackingProblem(pattern);
-}
-
-/**
- * How much a part of a pattern can vary in length: not at all, boundedly (`?`, `{1,3}`) or without
- * bound. Ordered, so a sequence varies as much as the largest of its parts.
- */
-const Variation = { Fixed: 0, Bounded: 1, Unbounded: 2 } as const;
-type Variation = number;
-
-// `\1`, `\k<name>`: a backreference matches whatever its group matched, so it varies like a quantifier.
-const escapePattern = /^\\(?:([1-9]\d*)|(k<[^>]*>)|[\s\S])/;
-const quantifierPattern = /^(?:([*+?])|\{(\d+)(?:(,)(\d*))?\})\??/;
-// `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`: what follows is the group's body either way.
-const groupOpeningPattern = /^\((?:\?(?:[:=!]|<[=!]|<[^>]*>))?/;
-
-/** The most times a quantifier repeats its atom, and the quantifier's length in the source. */
-function readQuantifier(rest: string): { max: number; length: number } | undefined {
-  const match = quantifierPattern.exec(rest);
-  if (!match) return undefined;
-  const [text, symbol, min, comma, max] = match;
-  if (symbol !== undefined) return { max: symbol === '?' ? 1 : Infinity, length: text.length };
-  return { max: comma === undefined ? Number(min) : max === '' ? Infinity : Number(max), length: text.length };
-}
-
-/**
- * Finds repetition of something that itself varies in length (`(a+)+`, `(a?)*`, `(\w+\.){2}`, `\1+`): the
- * engine then tries every way of dividing the text among the repetitions, exponentially many when the
- * match fails. A repeated group of fixed-length parts (`(ab)+`) has one division and is accepted. Bounded
- * parts repeated a few times (`(\d{1,3}\.){3}`) have few divisions and are accepted too. Overlapping
- * alternatives (`(a|aa)+`) are not recognized. Runs on a pattern that compiles, so groups are balanced.
- */
-function backtrackingProblem(pattern: string): string | undefined {
-  const exponential = 'Pattern could take exponential time (nested quantifiers); repeat only fixed-length parts, e.g. (ab)+ rather than (a+)+';
-  // The variation of each open group's body so far; the outermost entry is the whole pattern.
-  const groups: Variation[] = [Variation.Fixed];
-  let index = 0;
-  while (index < pattern.length) {
-    const rest = pattern.slice(index);
-    let atom: Variation;
-    if (rest[0] === '(') {
-      groups.push(Variation.Fixed);
-      index += groupOpeningPattern.exec(rest)?.[0].length ?? 1;
-      continue;
-    } else if (rest[0] === ')') {
-      atom = groups.pop() ?? Variation.Fixed;
-      index += 1;
-    } else if (rest[0] === '\\') {
-      const match = escapePattern.exec(rest);
-      atom = match?.[1] !== undefined || match?.[2] !== undefined ? Variation.Unbounded : Variation.Fixed;
-      index += match?.[0].length ?? 1;
-    } else if (rest[0] === '[') {
-      index += characterClassLength(rest);
-      atom = Variation.Fixed;
-    } else {
-      index += 1;
-      atom = Variation.Fixed;
-    }
-    const quantifier = readQuantifier(pattern.slice(index));
-    let variation = atom;
-    if (quantifier !== undefined) {
-      index += quantifier.length;
-      const fewRepeats = quantifier.max <= 10 && atom === Variation.Bounded;
-      if (quantifier.max > 1 && atom !== Variation.Fixed && !fewRepeats) return exponential;
-      variation = Math.max(atom, quantifier.max === Infinity ? Variation.Unbounded : Variation.Bounded);
-    }
-    const last = groups.length - 1;
-    groups[last] = Math.max(groups[last] ?? Variation.Fixed, variation);
-  }
-  return undefined;
-}
-
-/** Length of the character class at the start of `rest`, up to its unescaped `]` (`[]` is an empty class). */
-function characterClassLength(rest: string): number {
-  for (let index = 1; index < rest.length; index++) {
-    if (rest[index] === '\\') index++;
-    else if (rest[index] === ']') return index + 1;
-  }
-  return rest.length;
+  const compiled = compilePattern(pattern);
+  return compiled.ok ? undefined : compiled.problem;
 }
 
 function definedKeys<T extends object>(record: T): (keyof T)[] {

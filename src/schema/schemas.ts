@@ -38,7 +38,11 @@ const FieldValidationSchema = z.strictObject({
   max: z.number().finite().optional(),
   minLength: z.number().int().min(0).optional(),
   maxLength: z.number().int().min(0).optional(),
-  pattern: z.string().max(1000).optional(),
+  pattern: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('RE2 syntax, matched anywhere in the value unless anchored with ^…$; no lookaround or backreferences; inline flags such as (?i)'),
   options: z.array(z.string().min(1).max(200)).max(500).optional(),
 });
 
