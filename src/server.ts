@@ -11,7 +11,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { hasAnyUser } from './users/store.ts';
 
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
-export const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
+const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
 
 export interface RunningServer {
   url: string;
