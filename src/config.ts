@@ -14,6 +14,7 @@ export interface Config {
   database: DatabaseConfig;
   mediaDir: string;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   corsOrigins: string[];
   bodyLimit: number;
   /** Bytes that JSON and form bodies being read may hold at once, across all requests (then 503). */
@@ -24,6 +25,8 @@ export interface Config {
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
+const logFormats = ['pretty', 'json'] as const;
+export type LogFormat = (typeof logFormats)[number];
 
 /** The variables Folio reads, each with its CLI flag; the README's configuration table lists them. */
 export const configVariables = {
@@ -34,6 +37,7 @@ export const configVariables = {
   DATABASE_POOL_SIZE: 'databasePoolSize',
   MEDIA_DIR: 'mediaDir',
   LOG_LEVEL: 'logLevel',
+  LOG_FORMAT: 'logFormat',
   CORS_ORIGINS: 'corsOrigins',
   BODY_LIMIT: 'bodyLimit',
   BODY_MEMORY_LIMIT: 'bodyMemoryLimit',
@@ -101,6 +105,7 @@ const rawSchema = z.object({
   DATABASE_POOL_SIZE: integer(1, 1000).default(10),
   MEDIA_DIR: z.string().min(1, 'must not be empty').default('./data/media'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
+  LOG_FORMAT: z.enum(logFormats, `must be one of ${logFormats.join(', ')}`).optional(),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -132,8 +137,11 @@ function parseDatabaseUrl(value: string): DatabaseLocation | string {
   return { kind: 'sqlite', path: path.resolve(filePath) };
 }
 
-/** Builds the config from an environment and flags (flags win); throws ConfigError naming every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}): Config {
+/**
+ * Builds the config from an environment and flags (flags win); throws ConfigError naming every problem.
+ * `logsToTerminal` (whether the log stream is a terminal) decides the log format when none is set.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}, logsToTerminal = process.stdout.isTTY === true): Config {
   const merged: Record<string, string | undefined> = {};
   for (const [variable, flag] of Object.entries(configVariables)) {
     const value = flags[flag] ?? env[variable];
@@ -160,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     database,
     mediaDir: path.resolve(raw.MEDIA_DIR),
     logLevel: raw.LOG_LEVEL,
+    logFormat: raw.LOG_FORMAT ?? (logsToTerminal ? 'pretty' : 'json'),
     corsOrigins: raw.CORS_ORIGINS,
     bodyLimit: raw.BODY_LIMIT,
     // Room for several bodies at the limit at once, and never less than one.

@@ -6,8 +6,12 @@ import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { startScheduler } from './content/scheduler.ts';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/connection.ts';
+import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { hasAnyUser } from './users/store.ts';
+
+/** The README's command for the first admin, which a fresh installation needs before anything else. */
+const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
 
 export interface RunningServer {
   url: string;
@@ -18,9 +22,11 @@ export interface RunningServer {
 /** Opens and migrates the database, then listens. Throws (before listening) when the database is unreachable. */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database);
+  let hasUsers: boolean;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+    hasUsers = await hasAnyUser(db);
   } catch (error) {
     await db.close();
     throw error;
@@ -37,7 +43,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  log.info({ url, database: config.database.kind }, 'folio listening');
+  log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), mediaDir: config.mediaDir }, 'folio listening');
+  if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
   const scheduler = startScheduler({ db, clock: systemClock, config, log, entryListeners }, config.schedulerIntervalMs);
 
   let closing: Promise<void> | undefined;

@@ -76,7 +76,7 @@ describe('folio --help', () => {
 
   it('describes the flags of serve', () => {
     expectSuccess(serve);
-    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--cors-origins', '--body-limit']) {
+    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--log-format', '--cors-origins', '--body-limit']) {
       expect(serve.stdout).toContain(flag);
     }
   });

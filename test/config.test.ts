@@ -15,13 +15,14 @@ function configError(env: Record<string, string>, flags: Record<string, string> 
 
 describe('loadConfig defaults', () => {
   it('gives every setting its documented default from an empty environment', () => {
-    expect(loadConfig({})).toEqual({
+    expect(loadConfig({}, {}, false)).toEqual({
       port: 3000,
       host: '127.0.0.1',
       publicUrl: undefined,
       database: { kind: 'sqlite', path: path.resolve('data/folio.db') },
       mediaDir: path.resolve('data/media'),
       logLevel: 'info',
+      logFormat: 'json',
       corsOrigins: [],
       bodyLimit: 10 * 1024 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,
@@ -55,6 +56,7 @@ describe('loadConfig values', () => {
       DATABASE_POOL_SIZE: '25',
       MEDIA_DIR: '/var/lib/folio/media',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'pretty',
       CORS_ORIGINS: 'https://site.example, http://localhost:5173',
       BODY_LIMIT: '2mb',
       SCHEDULER_INTERVAL_MS: '250',
@@ -66,6 +68,7 @@ describe('loadConfig values', () => {
       database: { kind: 'postgres', url: 'postgres://folio:secret@db.example:5432/folio', poolSize: 25 },
       mediaDir: '/var/lib/folio/media',
       logLevel: 'debug',
+      logFormat: 'pretty',
       corsOrigins: ['https://site.example', 'http://localhost:5173'],
       bodyLimit: 2 * 1024 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,
@@ -91,6 +94,20 @@ describe('loadConfig values', () => {
 
   it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
     expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it('logs readable lines to a terminal and JSON elsewhere, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}, {}, true).logFormat).toBe('pretty');
+    expect(loadConfig({}, {}, false).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, {}, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, {}, false).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: '' }, {}, true).logFormat).toBe('pretty');
+  });
+
+  it('refuses an unknown LOG_FORMAT, naming the choices', () => {
+    const error = configError({ LOG_FORMAT: 'colour' });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^LOG_FORMAT \(--log-format\) must be one of pretty, json \(got "colour"\)$/);
   });
 
   it('keeps an origin with a port and normalises a trailing slash away', () => {
@@ -151,6 +168,7 @@ describe('flags override the environment', () => {
       DATABASE_POOL_SIZE: '4',
       MEDIA_DIR: '/env/media',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
       CORS_ORIGINS: 'https://env.example',
       BODY_LIMIT: '1mb',
       SCHEDULER_INTERVAL_MS: '5000',
@@ -163,6 +181,7 @@ describe('flags override the environment', () => {
       databasePoolSize: '7',
       mediaDir: '/flag/media',
       logLevel: 'warn',
+      logFormat: 'pretty',
       corsOrigins: 'https://flag.example',
       bodyLimit: '64kb',
       schedulerIntervalMs: '200',
@@ -174,6 +193,7 @@ describe('flags override the environment', () => {
       database: { kind: 'postgres', url: 'postgresql://flag.example/folio', poolSize: 7 },
       mediaDir: '/flag/media',
       logLevel: 'warn',
+      logFormat: 'pretty',
       corsOrigins: ['https://flag.example'],
       bodyLimit: 64 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,

@@ -1,18 +1,18 @@
-import pino from 'pino';
 import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
 import { systemClock } from '../core/clock.ts';
 import { systemPrincipal, type Context } from '../core/context.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../logger.ts';
 
 /**
  * Runs one CLI command against the configured database (the same one the server uses, while it runs),
  * acting as the system principal: the operator at the console owns the installation.
  */
 export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context, config: Config) => Promise<T>): Promise<T> {
-  const config = loadConfig(process.env, flags);
   // Logs go to stderr so that stdout carries only the command's answer (a token, for scripts).
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+  const config = loadConfig(process.env, flags, process.stderr.isTTY === true);
+  const log = await createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, format: config.logFormat, fd: 2 });
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);

@@ -13,12 +13,13 @@ export function registerServeCommand(program: Command): void {
     .option('--database-url <url>', 'postgres:// URL, file: URL or SQLite path (DATABASE_URL, default ./data/folio.db)')
     .option('--media-dir <dir>', 'where uploaded media is stored (MEDIA_DIR, default ./data/media)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (LOG_LEVEL, default info)')
+    .option('--log-format <format>', 'pretty (readable lines) or json (LOG_FORMAT, default pretty on a terminal, else json)')
     .option('--cors-origins <origins>', 'comma-separated origins allowed to call the API from browsers (CORS_ORIGINS)')
     .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
     .option('--scheduler-interval-ms <ms>', 'how often scheduled entries are published, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
     .action(async (options) => {
       const config = loadConfig(process.env, options);
-      const log = createLogger(config.logLevel);
+      const log = await createLogger({ level: config.logLevel, format: config.logFormat });
       const server = await startServer(config, log);
       // After a clean close nothing holds the event loop, so the process ends by itself once the
       // logger's pending writes are out: process.exit() here would let the last lines come out of order.

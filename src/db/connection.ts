@@ -185,8 +185,13 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   return db;
 }
 
-function describe(config: DatabaseConfig): string {
-  if (config.kind === 'sqlite') return `SQLite file ${config.path}`;
+/** Where the database is, for people: the SQLite file, or the PostgreSQL server and database, never credentials. */
+export function databaseLocation(config: DatabaseConfig): string {
+  if (config.kind === 'sqlite') return config.path;
   const url = new URL(config.url);
-  return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+function describe(config: DatabaseConfig): string {
+  return `${config.kind === 'sqlite' ? 'SQLite file' : 'PostgreSQL at'} ${databaseLocation(config)}`;
 }

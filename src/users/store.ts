@@ -27,6 +27,11 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Whether anyone has an account yet (a fresh installation has none). */
+export async function hasAnyUser(db: Db): Promise<boolean> {
+  return (await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db.kysely.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }

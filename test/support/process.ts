@@ -4,7 +4,7 @@ import { configVariables } from '../../src/config.ts';
 
 /** The repository root: the CLI runs from here, as `npx folio` would. */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const cliPath = fileURLToPath(new URL('../../bin/folio.mjs', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../bin/folio.mjs', import.meta.url));
 
 /** The test process's environment without any Folio variable, so the caller's shell cannot leak in. */
 export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
@@ -22,15 +22,25 @@ export interface CliResult {
 
 /** Runs `node bin/folio.mjs ...args` to completion; killed (and reported) if it outlives the deadline. */
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
+  return runProcess(process.execPath, [cliPath, ...args], env, { timeoutMs });
+}
+
+/** Runs a command (from the repository root unless told) to completion with `cleanEnv(env)`; killed (and reported) at the deadline. */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  { cwd = repoRoot, timeoutMs = 20_000 }: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`folio ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
