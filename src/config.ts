@@ -19,8 +19,10 @@ export interface Config {
   bodyLimit: number;
   /** Bytes that JSON and form bodies being read may hold at once, across all requests (then 503). */
   bodyMemoryLimit: number;
-  /** How often each process looks for scheduled entries that are due. */
+  /** How often each process looks for background jobs that are due (scheduled publications among them). */
   schedulerIntervalMs: number;
+  /** How many background jobs each process runs at once. */
+  jobConcurrency: number;
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -42,6 +44,7 @@ export const configVariables = {
   BODY_LIMIT: 'bodyLimit',
   BODY_MEMORY_LIMIT: 'bodyMemoryLimit',
   SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
+  JOB_CONCURRENCY: 'jobConcurrency',
 } as const;
 
 type Variable = keyof typeof configVariables;
@@ -114,6 +117,7 @@ const rawSchema = z.object({
   BODY_LIMIT: byteSize.default(10 * 1024 * 1024),
   BODY_MEMORY_LIMIT: byteSize.optional(),
   SCHEDULER_INTERVAL_MS: integer(100, 60_000).default(1000),
+  JOB_CONCURRENCY: integer(1, 100).default(4),
 });
 
 type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     // Room for several bodies at the limit at once, and never less than one.
     bodyMemoryLimit: raw.BODY_MEMORY_LIMIT ?? Math.max(64 * 1024 * 1024, raw.BODY_LIMIT),
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
+    jobConcurrency: raw.JOB_CONCURRENCY,
   };
 }
 

@@ -4,14 +4,18 @@ import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
-import { startScheduler } from './content/scheduler.ts';
+import { publishScheduledJob } from './content/scheduler.ts';
 import type { Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { createJobRunner } from './jobs/runner.ts';
 import { hasAnyUser } from './users/store.ts';
 
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
 const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
+
+/** Every kind of background job this server runs. */
+export const jobKinds = [publishScheduledJob];
 
 export interface RunningServer {
   url: string;
@@ -31,7 +35,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     await db.close();
     throw error;
   }
-  // The scheduler writes entries too: it tells the same listeners as the requests.
+  // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners: EntryChangeListener[] = [];
   const app = createApp({ config, db, log, entryListeners });
   let server: ServerType;
@@ -45,7 +49,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), mediaDir: config.mediaDir }, 'folio listening');
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
-  const scheduler = startScheduler({ db, clock: systemClock, config, log, entryListeners }, config.schedulerIntervalMs);
+  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
+  jobs.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -57,7 +62,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           // Keep-alive sockets with no request in flight would hold close() open; requests in flight finish first.
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
-        await scheduler.stop();
+        await jobs.stop();
         await db.close();
         log.info('folio stopped');
       })()),

@@ -27,6 +27,7 @@ describe('loadConfig defaults', () => {
       bodyLimit: 10 * 1024 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 1000,
+      jobConcurrency: 4,
     });
   });
 
@@ -60,6 +61,7 @@ describe('loadConfig values', () => {
       CORS_ORIGINS: 'https://site.example, http://localhost:5173',
       BODY_LIMIT: '2mb',
       SCHEDULER_INTERVAL_MS: '250',
+      JOB_CONCURRENCY: '8',
     });
     expect(config).toEqual({
       port: 8080,
@@ -73,6 +75,7 @@ describe('loadConfig values', () => {
       bodyLimit: 2 * 1024 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 250,
+      jobConcurrency: 8,
     });
   });
 
@@ -172,6 +175,7 @@ describe('flags override the environment', () => {
       CORS_ORIGINS: 'https://env.example',
       BODY_LIMIT: '1mb',
       SCHEDULER_INTERVAL_MS: '5000',
+      JOB_CONCURRENCY: '2',
     };
     const flags = {
       port: '5000',
@@ -185,6 +189,7 @@ describe('flags override the environment', () => {
       corsOrigins: 'https://flag.example',
       bodyLimit: '64kb',
       schedulerIntervalMs: '200',
+      jobConcurrency: '3',
     };
     expect(loadConfig(env, flags)).toEqual({
       port: 5000,
@@ -198,6 +203,7 @@ describe('flags override the environment', () => {
       bodyLimit: 64 * 1024,
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
+      jobConcurrency: 3,
     });
   });
 
@@ -240,6 +246,8 @@ describe('invalid values', () => {
     ['DATABASE_POOL_SIZE', 'many'],
     ['SCHEDULER_INTERVAL_MS', '50'],
     ['SCHEDULER_INTERVAL_MS', 'often'],
+    ['JOB_CONCURRENCY', '0'],
+    ['JOB_CONCURRENCY', '101'],
   ])('refuses %s=%s with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

@@ -1,8 +1,7 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishDueEntries } from '../src/content/scheduler.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
+import { testJobRunner } from './support/jobs.ts';
 
 /** Cases found by probing: leaks through cursors, races, and changes that must keep stored data valid. */
 describe('content edge cases', () => {
@@ -129,12 +128,11 @@ describe('content edge cases', () => {
       const scheduled = await createEntry(t, slug, { data: { title: 'Due', g: 'y' } });
       expectSuccess(await call('POST', `/content/${slug}/${scheduled.id}/schedule`, { scheduledAt: new Date(t.clock.now().getTime() + 1_000).toISOString() }));
       t.clock.advance(2_000);
-      const system = { db: t.db, clock: t.clock, config: t.config, log: pino({ level: 'silent' }), entryListeners: [] };
       const [first, second, removal] = await Promise.all([
         call('POST', `/content/${slug}/${entry.id}/duplicate`),
         call('POST', `/content/${slug}/${entry.id}/duplicate`),
         call('DELETE', `/schema/collections/${slug}/fields/g`),
-        publishDueEntries(system),
+        testJobRunner(t).runDue(),
       ]);
       for (const response of [first, second]) expect([201, 409]).toContain(response.status);
       expect(removal.status).toBe(200);

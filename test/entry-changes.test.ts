@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EntryChange, EntryChangeListener } from '../src/content/changes.ts';
-import { publishDueEntries } from '../src/content/scheduler.ts';
 import { roles } from '../src/core/roles.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
+import { testJobRunner } from './support/jobs.ts';
 
 /** What a listener saw of one change: enough to tell which write it was. */
 interface Seen {
@@ -129,7 +129,7 @@ describe('entry change events', () => {
     const entry = await createEntry(t, 'notes', { data: { title: 'Later' } });
     expectSuccess(await call('POST', `/content/notes/${entry.id}/schedule`, { scheduledAt: new Date(t.clock.now().getTime() + 60_000).toISOString() }));
     t.clock.advance(61_000);
-    expect(await changesOf(() => publishDueEntries(t.systemContext()))).toEqual([
+    expect(await changesOf(() => testJobRunner(t).runDue())).toEqual([
       { kind: 'published', collection: 'notes', entryId: entry.id, locale: 'en', actor: undefined, status: 'published', previousStatus: 'scheduled' },
     ]);
   });

@@ -29,7 +29,7 @@ describe('migrations', () => {
     const results = await Promise.all([1, 2, 3].map(() => run(process.execPath, ['bin/folio.mjs', 'migrate'], { env })));
     for (const result of results) expect(result.stderr).toContain('database is up to date');
     const applied = await sql<{ name: string }>`select name from folio_migrations`.execute(db.kysely);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_platform', '0002_content', '0003_reader_sort_indexes']);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_platform', '0002_content', '0003_reader_sort_indexes', '0004_jobs']);
   });
 
   it('is a no-op when everything is applied, and the tables work', async () => {

@@ -16,7 +16,8 @@ export function registerServeCommand(program: Command): void {
     .option('--log-format <format>', 'pretty (readable lines) or json (LOG_FORMAT, default pretty on a terminal, else json)')
     .option('--cors-origins <origins>', 'comma-separated origins allowed to call the API from browsers (CORS_ORIGINS)')
     .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
-    .option('--scheduler-interval-ms <ms>', 'how often scheduled entries are published, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
+    .option('--scheduler-interval-ms <ms>', 'how often due background jobs (scheduled publications) are looked for, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
+    .option('--job-concurrency <n>', 'how many background jobs run at once, 1-100 (JOB_CONCURRENCY, default 4)')
     .action(async (options) => {
       const config = loadConfig(process.env, options);
       const log = await createLogger({ level: config.logLevel, format: config.logFormat });

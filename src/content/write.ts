@@ -57,7 +57,7 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
     entry = written;
     if (Object.hasOwn(changes, '_scheduled_at')) {
       if (entry._scheduled_at === null) await clearSchedule(tx, entry._id);
-      else await setSchedule(tx, entry._id, collection.id, entry._scheduled_at);
+      else await setSchedule(tx, entry._id, collection.id, entry._scheduled_at, { now: isoNow(ctx.clock), by: ctx.actor?.userId ?? null });
     }
     change = { kind: write.kind, ...event, entry, previousStatus: write.row._status };
     if (write.sharedFrom !== undefined) change.sharedFrom = write.sharedFrom;

@@ -5,6 +5,7 @@ import type { Database } from './types.ts';
 import * as platform from './migrations/0001_platform.ts';
 import * as content from './migrations/0002_content.ts';
 import { readerSortIndexes } from './migrations/0003_reader_sort_indexes.ts';
+import * as jobs from './migrations/0004_jobs.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -13,6 +14,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0001_platform': platform,
     '0002_content': content,
     '0003_reader_sort_indexes': readerSortIndexes(dialect),
+    '0004_jobs': jobs,
   };
 }
 

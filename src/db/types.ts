@@ -73,10 +73,27 @@ export interface RevisionsTable {
   created_at: string;
 }
 
-export interface ScheduledPublicationsTable {
-  entry_id: string;
-  collection_id: string;
-  due_at: string;
+/** Background work (src/jobs/): JSON as text, timestamps as ISO text like every other table. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  state: string;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  unique_key: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  heartbeat_at: string | null;
+  last_error: string | null;
+  progress: string | null;
+  result: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
 }
 
 export interface Database {
@@ -86,5 +103,5 @@ export interface Database {
   collections: CollectionsTable;
   fields: FieldsTable;
   revisions: RevisionsTable;
-  scheduled_publications: ScheduledPublicationsTable;
+  jobs: JobsTable;
 }
