@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import * as platform from '../src/db/migrations/0001_platform.ts';
+import * as content from '../src/db/migrations/0002_content.ts';
+import { findJob } from '../src/jobs/store.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 
 const run = promisify(execFile);
@@ -36,5 +40,38 @@ describe('migrations', () => {
     expect(await migrateToLatest(db)).toEqual([]);
     await db.kysely.insertInto('settings').values({ key: 'siteTitle', value: '"x"', updated_at: new Date().toISOString() }).execute();
     expect((await db.kysely.selectFrom('settings').selectAll().executeTakeFirst())?.value).toBe('"x"');
+  });
+
+  it('moves the waiting scheduled publications of a database from before jobs into queued jobs', async () => {
+    const older = await createTestDatabase();
+    const olderDb = await openDatabase(loadConfig({ DATABASE_URL: older.url }).database);
+    try {
+      // As migrate.ts does: Kysely is told the schema, or it may find another test's bookkeeping tables.
+      const schema = olderDb.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(olderDb.kysely)).rows[0]!.schema : undefined;
+      const migrator = new Migrator({
+        db: olderDb.kysely,
+        ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+        provider: { getMigrations: async () => ({ '0001_platform': platform, '0002_content': content }) },
+        migrationTableName: 'folio_migrations',
+        migrationLockTableName: 'folio_migrations_lock',
+      });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const now = new Date().toISOString();
+      await olderDb.kysely.insertInto('collections').values({ id: 'C1', slug: 'notes', label: 'Notes', supports: '[]', table_name: 'entries_notes', created_at: now, updated_at: now }).execute();
+      await sql`insert into scheduled_publications (entry_id, collection_id, due_at) values ('E1', 'C1', '2030-01-01T09:00:00.000Z')`.execute(olderDb.kysely);
+
+      expect(await migrateToLatest(olderDb)).toEqual(['0003_jobs']);
+      const [job] = await olderDb.kysely.selectFrom('jobs').select('id').execute();
+      expect(await findJob(olderDb, job!.id)).toMatchObject({
+        kind: 'content.publishScheduled',
+        state: 'queued',
+        runAt: '2030-01-01T09:00:00.000Z',
+        payload: { collectionId: 'C1', entryId: 'E1', dueAt: '2030-01-01T09:00:00.000Z' },
+        uniqueKey: 'content.publishScheduled:E1',
+      });
+    } finally {
+      await olderDb.close();
+      await older.drop();
+    }
   });
 });
