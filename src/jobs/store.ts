@@ -102,6 +102,23 @@ export interface ClaimRequest {
 
 export const leaseExpiredError = 'The worker running the previous attempt stopped renewing its lease (crashed or cut off)';
 
+/** Jobs of the request's kinds that are due, or whose worker's lease expired, oldest first. */
+function claimable(db: Db, request: ClaimRequest, limit: number) {
+  return db.kysely
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'payload', 'state', 'attempts', 'max_attempts', 'created_by'])
+    .where((where) =>
+      where.or([
+        where.and([where('state', '=', queued), where('run_at', '<=', request.now)]),
+        where.and([where('state', '=', running), where('lease_expires_at', '<=', request.now)]),
+      ]),
+    )
+    .where('kind', 'in', request.kinds)
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(limit);
+}
+
 /**
  * Claims up to `limit` jobs of these kinds that are due, or whose worker's lease expired, for
  * `owner`; other processes skip the rows this transaction holds. A job whose last allowed attempt
@@ -109,23 +126,10 @@ export const leaseExpiredError = 'The worker running the previous attempt stoppe
  */
 export async function claimJobs(db: Db, request: ClaimRequest): Promise<ClaimedJob[]> {
   if (request.kinds.length === 0 || request.limit <= 0) return [];
+  // Most polls find nothing: a plain read first, so an idle process never takes SQLite's write lock.
+  if ((await claimable(db, request, 1).execute()).length === 0) return [];
   return inTransaction(db, async (trx) => {
-    const candidates = await lockRowsSkipLocked(
-      trx,
-      trx.kysely
-        .selectFrom('jobs')
-        .select(['id', 'kind', 'payload', 'state', 'attempts', 'max_attempts', 'created_by'])
-        .where((where) =>
-          where.or([
-            where.and([where('state', '=', queued), where('run_at', '<=', request.now)]),
-            where.and([where('state', '=', running), where('lease_expires_at', '<=', request.now)]),
-          ]),
-        )
-        .where('kind', 'in', request.kinds)
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(request.limit),
-    ).execute();
+    const candidates = await lockRowsSkipLocked(trx, claimable(trx, request, request.limit)).execute();
     const exhausted = candidates.filter((job) => job.state === 'running' && job.attempts >= job.max_attempts);
     const runnable = candidates.filter((job) => !exhausted.includes(job));
     if (exhausted.length > 0) {
