@@ -137,6 +137,16 @@ describe('jobs', () => {
     expect(await runner(doomed).runDue()).toBe(0);
   });
 
+  it('fails at once a job whose stored payload its kind no longer accepts', async () => {
+    const strict = testJob(async () => 'should not run');
+    const id = await enqueue(strict, { n: 1 });
+    await t.db.kysely.updateTable('jobs').set({ payload: '{"n":"one"}' }).where('id', '=', id).execute();
+    expect(await runner(strict).runDue()).toBe(1);
+    const job = await findJob(t.db, id);
+    expect(job).toMatchObject({ state: 'failed', attempts: 1, result: null });
+    expect(job?.lastError).toMatch(/^The payload does not fit the job kind/);
+  });
+
   it('shows progress while it runs and the result after', async () => {
     const reported = deferred();
     const finish = deferred();
