@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import * as platform from '../src/db/migrations/0001_platform.ts';
 import * as content from '../src/db/migrations/0002_content.ts';
+import { readerSortIndexes } from '../src/db/migrations/0003_reader_sort_indexes.ts';
 import { findJob } from '../src/jobs/store.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 
@@ -51,7 +52,7 @@ describe('migrations', () => {
       const migrator = new Migrator({
         db: olderDb.kysely,
         ...(schema === undefined ? {} : { migrationTableSchema: schema }),
-        provider: { getMigrations: async () => ({ '0001_platform': platform, '0002_content': content }) },
+        provider: { getMigrations: async () => ({ '0001_platform': platform, '0002_content': content, '0003_reader_sort_indexes': readerSortIndexes(olderDb.dialect) }) },
         migrationTableName: 'folio_migrations',
         migrationLockTableName: 'folio_migrations_lock',
       });
@@ -60,7 +61,7 @@ describe('migrations', () => {
       await olderDb.kysely.insertInto('collections').values({ id: 'C1', slug: 'notes', label: 'Notes', supports: '[]', table_name: 'entries_notes', created_at: now, updated_at: now }).execute();
       await sql`insert into scheduled_publications (entry_id, collection_id, due_at) values ('E1', 'C1', '2030-01-01T09:00:00.000Z')`.execute(olderDb.kysely);
 
-      expect(await migrateToLatest(olderDb)).toEqual(['0003_jobs']);
+      expect(await migrateToLatest(olderDb)).toEqual(['0004_jobs']);
       const [job] = await olderDb.kysely.selectFrom('jobs').select('id').execute();
       expect(await findJob(olderDb, job!.id)).toMatchObject({
         kind: 'content.publishScheduled',

@@ -21,7 +21,7 @@ const hanging = defineJob({
   },
 });
 const runner = createJobRunner(
-  { db, clock: systemClock, config, log: pino({ level: 'silent' }) },
+  { db, clock: systemClock, config, log: pino({ level: 'silent' }), entryListeners: [] },
   { jobs: [hanging], concurrency: 1, intervalMs: 100, leaseMs: Number(process.env.LEASE_MS) },
 );
 await runner.runDue();
