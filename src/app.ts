@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
 import { AppError } from './core/errors.ts';
 import type { Db } from './db/connection.ts';
+import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
@@ -102,6 +103,6 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
     }
     return c.text('Not Found', 404);
   });
-  app.onError((error, c) => failure(c, asAppError(c, error)));
+  app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));
   return app;
 }

@@ -3,6 +3,7 @@ import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSON
 import type { Context } from '../core/context.ts';
 import { AppError, unauthorized } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
+import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
 import { failure } from '../http/envelope.ts';
 import { requestOrigin, type OriginPolicy } from '../http/origin.ts';
@@ -109,6 +110,8 @@ function acceptsJson(accept: string | undefined): boolean {
 
 /** Transport-level failures: a JSON-RPC error without a request id, and nothing of the cause. */
 function internalError(c: HonoContext<AppEnv>, error: unknown): Response {
+  const aborted = answerAbortedRequest(c, error);
+  if (aborted) return aborted;
   c.get('log').error({ err: error }, 'MCP request failed');
   return protocolError(c, 500, ErrorCode.InternalError, 'Internal error');
 }
