@@ -31,25 +31,34 @@ describe('a client that hangs up half-way through its request body', () => {
     await t.close();
   });
 
-  /** Once the request's own log line is out: no error anywhere, and a debug line for the hang-up. */
-  async function expectLoggedAsAborted(path: string) {
-    const done = await server.waitForLog((line) => line.msg === 'request' && line.path === path);
-    expect(server.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
-    expect(server.logs).toContainEqual(expect.objectContaining({ requestId: done.requestId, level: 20, msg: 'request aborted by the client' }));
-    expect(done.status).toBe(499);
+  /** Sends the head of a POST (with a request id of its own) and part of its body, hangs up, and returns the request's log line. */
+  async function hangUpDuring(path: string, headers: string, partialBody: string, requestId: string) {
+    const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: ${requestId}\r\nContent-Type: application/json\r\n${headers}\r\n`;
+    await sendHalfAndHangUp(url, head, partialBody);
+    return server.waitForLog((line) => line.msg === 'request' && line.requestId === requestId);
   }
 
-  it('is logged at debug as an aborted request, not as an error (unauthenticated chunked body)', async () => {
-    const path = '/_cms/api/schema/collections';
-    const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-    await sendHalfAndHangUp(url, head, '8\r\n{"slug":');
-    await expectLoggedAsAborted(path);
+  const errorLines = () => server.logs.filter((line) => (line.level ?? 0) >= 50);
+  const abortedLine = (requestId: string) => expect.objectContaining({ requestId, level: 20, msg: 'request aborted by the client' });
+  const chunked = 'Transfer-Encoding: chunked\r\n';
+
+  it('is logged at debug as an aborted request, not as an error, while a route reads a chunked body', async () => {
+    const done = await hangUpDuring('/_cms/api/schema/collections', `Authorization: Bearer ${t.adminToken}\r\n${chunked}`, '8\r\n{"slug":', 'abort-rest');
+    expect(errorLines()).toEqual([]);
+    expect(server.logs).toContainEqual(abortedLine('abort-rest'));
+    expect(done.status).toBe(499);
   });
 
   it('is logged the same way when the MCP endpoint is reading the body', async () => {
-    const path = '/_cms/api/mcp';
-    const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`;
-    await sendHalfAndHangUp(url, head, '{"jsonrpc":"2.0","id":1,');
-    await expectLoggedAsAborted(path);
+    const done = await hangUpDuring('/_cms/api/mcp', `Authorization: Bearer ${t.adminToken}\r\nContent-Length: 200\r\n`, '{"jsonrpc":"2.0","id":1,', 'abort-mcp');
+    expect(errorLines()).toEqual([]);
+    expect(server.logs).toContainEqual(abortedLine('abort-mcp'));
+    expect(done.status).toBe(499);
+  });
+
+  it('cannot be caused without a credential: the body is not read before authentication', async () => {
+    const done = await hangUpDuring('/_cms/api/schema/collections', chunked, '8\r\n{"slug":', 'abort-anonymous');
+    expect(errorLines()).toEqual([]);
+    expect(done.status).toBe(401);
   });
 });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTokens } from '../src/auth/authenticate.ts';
+import type { CredentialResolver } from '../src/http/credentials.ts';
 import { api, createCollection } from './support/content.ts';
-import { createTestApp, expectSuccess, type ApiResponse, type TestApp } from './support/harness.ts';
+import { createTestApp, expectError, expectSuccess, type ApiResponse, type TestApp } from './support/harness.ts';
 import { serveMcp, type McpSocket } from './support/mcp.ts';
 
 const mcp = `${api}/mcp`;
@@ -160,5 +162,34 @@ describe('MCP origins over a real socket', () => {
       request.end(body);
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('the CSRF check of ambient credentials uses the same origin policy', () => {
+  // A stand-in for session cookies until sign-in exists: a cookie carrying a token, sent by browsers on their own.
+  const cookieTokens: CredentialResolver = {
+    name: 'test-cookie',
+    ambient: true,
+    resolve: (request) => {
+      const token = /(?:^|;\s*)folio_test=([^;]+)/.exec(request.header('cookie') ?? '')?.[1];
+      return token === undefined ? Promise.resolve(null) : bearerTokens.resolve({ ...request, header: (name) => (name === 'authorization' ? `Bearer ${token}` : request.header(name)) });
+    },
+  };
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ CORS_ORIGINS: inspector }, { credentials: [bearerTokens, cookieTokens] });
+  });
+  afterAll(() => t.close());
+
+  const createFromOrigin = (slug: string, origin: string) =>
+    t.request('POST', `${api}/schema/collections`, { body: { slug, label: slug }, headers: { cookie: `folio_test=${t.adminToken}`, origin } });
+
+  it('refuses a state change from a foreign origin and accepts Folio’s own origin and CORS_ORIGINS', async () => {
+    expectError(await createFromOrigin('from_evil', 'http://evil.example'), 403, 'FORBIDDEN');
+    expect((await createFromOrigin('from_self', 'http://localhost')).status).toBe(201);
+    expect((await createFromOrigin('from_inspector', inspector)).status).toBe(201);
+    const slugs = expectSuccess(await t.request('GET', `${api}/schema/collections`, { token: t.adminToken })).items.map((item: { slug: string }) => item.slug);
+    expect(slugs).toEqual(expect.arrayContaining(['from_self', 'from_inspector']));
+    expect(slugs).not.toContain('from_evil');
   });
 });

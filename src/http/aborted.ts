@@ -4,8 +4,8 @@ import type { AppEnv } from './types.ts';
 
 /**
  * A client that hangs up before its body has arrived makes Node destroy the request stream with an
- * "aborted" error, which every body read (the body limit, JSON bodies, the MCP endpoint) then throws.
- * Nothing failed here and any client can do it at will, so it is logged at debug rather than as an
+ * "aborted" error, which the body read (http/body.ts, for routes and the MCP endpoint alike) throws.
+ * Nothing failed here and any caller can do it at will, so it is logged at debug rather than as an
  * error, and answered with nginx's 499 "client closed request": no one receives it, but the request's
  * log line does not count it as a server failure. Undefined when `error` is not that hang-up.
  */
