@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { Config } from '../config.ts';
 
 /**
- * Which browser origins may act on Folio, and which `Host` names it answers to (decisions/0010). The
+ * Which browser origins may act on Folio, and which `Host` names it answers to (decisions/0012). The
  * MCP endpoint refuses the rest (the transport specification's DNS-rebinding rule); a check that needs
  * the same answer (CSRF on cookie requests) calls the same policy.
  */

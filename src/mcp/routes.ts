@@ -26,7 +26,7 @@ export interface McpOptions {
   /** JSON-RPC bodies are JSON bodies: the app's limit and memory budget apply (http/body.ts). */
   bodyLimit: number;
   budget: BodyMemoryBudget;
-  /** Which browser origins and Host names may call (DNS rebinding, decisions/0010). */
+  /** Which browser origins and Host names may call (DNS rebinding, decisions/0012). */
   origins: OriginPolicy;
 }
 
