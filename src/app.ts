@@ -10,11 +10,13 @@ import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
 import { AppError } from './core/errors.ts';
 import type { Db } from './db/connection.ts';
+import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
 import { mountRoute } from './http/mount.ts';
+import { createOriginPolicy, requestOrigin } from './http/origin.ts';
 import { asAppError } from './http/results.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { requestContext, requestHeader } from './http/request-context.ts';
@@ -57,7 +59,10 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
   const https = config.publicUrl?.startsWith('https:') ?? false;
   app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/` }));
   if (config.corsOrigins.length > 0) {
-    app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders: ['Retry-After', 'X-Request-Id'] }));
+    // Request headers are allowed as the preflight asks (Authorization, MCP-Protocol-Version, Mcp-Session-Id…);
+    // the exposed ones are what browser clients read, the MCP transport's among them.
+    const exposeHeaders = ['Retry-After', 'X-Request-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Mcp-Session-Id'];
+    app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders }));
   }
   app.use(api, methodNotAllowed({
     app,
@@ -66,10 +71,10 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
         allow: methods.join(', '),
       }),
   }));
+  const origins = createOriginPolicy(config);
   const originAllowed = (request: CredentialRequest) => {
-    const origin = request.header('origin');
-    if (origin === undefined) return true;
-    return origin === new URL(config.publicUrl ?? request.url).origin || config.corsOrigins.includes(origin);
+    const { origin, host } = requestOrigin(request.header, request.url);
+    return origin === undefined || origins.allowsOrigin(origin, host);
   };
   app.use(api, async (c, next) => {
     const requestDb = db.forRequest();
@@ -90,7 +95,7 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget });
-  mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget });
+  mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
@@ -98,6 +103,6 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
     }
     return c.text('Not Found', 404);
   });
-  app.onError((error, c) => failure(c, asAppError(c, error)));
+  app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));
   return app;
 }

@@ -3,8 +3,10 @@ import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSON
 import type { Context } from '../core/context.ts';
 import { AppError, unauthorized } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
+import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
 import { failure } from '../http/envelope.ts';
+import { requestOrigin, type OriginPolicy } from '../http/origin.ts';
 import { requestHeader } from '../http/request-context.ts';
 import type { AppEnv } from '../http/types.ts';
 import { createMcpEndpoint, type McpEndpoint } from './server.ts';
@@ -24,11 +26,16 @@ export interface McpOptions {
   /** JSON-RPC bodies are JSON bodies: the app's limit and memory budget apply (http/body.ts). */
   bodyLimit: number;
   budget: BodyMemoryBudget;
+  /** Which browser origins and Host names may call (DNS rebinding, decisions/0012). */
+  origins: OriginPolicy;
 }
 
-export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget }: McpOptions): void {
+export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget, origins }: McpOptions): void {
   const endpoint = createMcpEndpoint(tools);
   app.post(`${basePath}/mcp`, async (c) => {
+    // Before anything else, credentials included: a refused page must not even learn whether its token works.
+    const refusal = origins.refusal(requestOrigin((name) => requestHeader(c, name), c.req.url));
+    if (refusal !== undefined) return protocolError(c, 403, -32000, refusal);
     if ((declaredLength(c) ?? 0) > bodyLimit) return failure(c, tooLarge(bodyLimit));
     let context: Context;
     try {
@@ -103,6 +110,8 @@ function acceptsJson(accept: string | undefined): boolean {
 
 /** Transport-level failures: a JSON-RPC error without a request id, and nothing of the cause. */
 function internalError(c: HonoContext<AppEnv>, error: unknown): Response {
+  const aborted = answerAbortedRequest(c, error);
+  if (aborted) return aborted;
   c.get('log').error({ err: error }, 'MCP request failed');
   return protocolError(c, 500, ErrorCode.InternalError, 'Internal error');
 }
@@ -141,6 +150,7 @@ export function describeMcpEndpoint(document: { paths?: unknown }, basePath: str
           description: 'Missing or invalid credential; WWW-Authenticate names the protected resource metadata',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         },
+        '403': error('A browser origin or a Host name this server does not answer to (DNS rebinding protection)'),
         '406': error('The client does not accept application/json'),
         '415': error('The body is not declared as application/json'),
       },

@@ -9,8 +9,8 @@ import type { TestApp } from './harness.ts';
 export interface McpSocket {
   /** The MCP endpoint's URL on the socket. */
   url: URL;
-  /** An SDK client, initialized over real HTTP with the token as its bearer credential. */
-  connect(token: string): Promise<Client>;
+  /** An SDK client, initialized over real HTTP with the token as its bearer credential (and any other headers, e.g. a browser's Origin). */
+  connect(token: string, headers?: Record<string, string>): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -26,9 +26,9 @@ export async function serveMcp(testApp: TestApp): Promise<McpSocket> {
   const clients: Client[] = [];
   return {
     url,
-    async connect(token) {
+    async connect(token, headers = {}) {
       const client = new Client({ name: 'folio-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...headers, authorization: `Bearer ${token}` } } }));
       clients.push(client);
       return client;
     },
