@@ -5,7 +5,7 @@ import type { JobKind } from '../jobs/types.ts';
 
 /**
  * The publishing schedule: one queued job per scheduled entry, due at its publication time
- * (docs/decisions/0011-jobs.md); `scheduler.ts` runs them.
+ * (docs/decisions/0013-jobs.md); `scheduler.ts` runs them.
  */
 
 export const publishScheduledKind: JobKind<{ collectionId: string; entryId: string; dueAt: string }> = {

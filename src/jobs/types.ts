@@ -4,7 +4,7 @@ import type { Context } from '../core/context.ts';
 /**
  * Background work as durable rows any server process may run: a job is enqueued in the transaction
  * of the write that asks for it, claimed with a lease, retried with backoff, and kept with its
- * progress, result or last error (docs/decisions/0011-jobs.md).
+ * progress, result or last error (docs/decisions/0013-jobs.md).
  */
 
 export const jobStates = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;

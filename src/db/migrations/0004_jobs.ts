@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 
 /**
  * Durable background jobs (src/jobs/), and scheduled publication moved onto them: each waiting row of
- * `scheduled_publications` becomes a queued job due at the same time (docs/decisions/0011-jobs.md).
+ * `scheduled_publications` becomes a queued job due at the same time (docs/decisions/0013-jobs.md).
  */
 export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the schema as it was then
   await db.schema
