@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { createToken } from '../src/auth/operations.ts';
-import { loadConfig } from '../src/config.ts';
+import { configuredBaseUrl, loadConfig } from '../src/config.ts';
+import { localStorage } from '../src/media/storage/local.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { systemPrincipal } from '../src/core/context.ts';
 import { runOperation } from '../src/core/operation.ts';
@@ -140,7 +141,7 @@ async function seed(databaseUrl: string): Promise<Seeded> {
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [] };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
     const stamp = Date.now();
     const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: roles.admin }));
     for (let index = 1; index < 50; index += 1) {

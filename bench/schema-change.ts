@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { configuredBaseUrl, loadConfig } from '../src/config.ts';
+import { localStorage } from '../src/media/storage/local.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { systemPrincipal } from '../src/core/context.ts';
 import { newId } from '../src/core/ids.ts';
@@ -29,7 +30,7 @@ export async function measureSchemaChanges(databaseUrl: string, entries: number)
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [] };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
     const slug = `large_${Date.now().toString(36)}`;
     await runOperation(createCollection, ctx, () => ({ slug, label: 'Large' }));
     await runOperation(createField, ctx, () => ({ collection: slug, slug: 'title', label: 'Title', type: 'string' as const }));

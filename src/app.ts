@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
 import { AppError } from './core/errors.ts';
 import type { Db } from './db/connection.ts';
+import type { MediaStorage } from './media/storage/types.ts';
 import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
@@ -42,6 +43,8 @@ export interface AppDependencies {
   config: Config;
   db: Db;
   log: Logger;
+  /** Where media bytes live (media/storage/open.ts opens the configured one). */
+  storage: MediaStorage;
   clock?: Clock;
   /** The REST routes to serve; default `apiRoutes` (tests add routes of their own). */
   routes?: readonly Route[];
@@ -51,8 +54,14 @@ export interface AppDependencies {
   entryListeners?: readonly EntryChangeListener[];
 }
 
+/** `scheme://host[:port]` of an absolute URL, without parsing all of it (this runs on every request). */
+function originOf(url: string): string {
+  const end = url.indexOf('/', url.indexOf('//') + 2);
+  return end === -1 ? url : url.slice(0, end);
+}
+
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens], entryListeners = [] }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens], entryListeners = [] }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -78,7 +87,7 @@ export function createApp({ config, db, log, clock = systemClock, routes = apiRo
   };
   app.use(api, async (c, next) => {
     const requestDb = db.forRequest();
-    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners };
+    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url) };
     let authenticated: Promise<Context> | undefined;
     const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
     c.set('resolveContext', (authenticate) =>

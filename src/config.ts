@@ -5,6 +5,30 @@ import { z } from 'zod';
  * Folio's whole configuration: environment variables, overridden by CLI flags, validated once before
  * anything listens or connects. An invalid value stops the process with the variable named.
  */
+/** Where media bytes are kept (src/media/storage/). */
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** An S3-compatible service's endpoint (MinIO, R2…); the AWS endpoint of the region when absent. */
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      /** Where the bucket's objects are public (a CDN, a public bucket): record URLs point there. */
+      publicUrl: string | undefined;
+      /** `stream`: Folio sends the bytes; `redirect`: Folio answers with a short-lived presigned GET. */
+      serve: 'stream' | 'redirect';
+    };
+
+export interface MediaConfig {
+  storage: StorageConfig;
+  /** The largest file an upload may carry, in bytes. */
+  uploadLimit: number;
+  /** MIME types a stored file may have: exact types, or `type/*`. */
+  allowedTypes: string[];
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 export interface Config {
@@ -13,6 +37,7 @@ export interface Config {
   publicUrl: string | undefined;
   database: DatabaseConfig;
   mediaDir: string;
+  media: MediaConfig;
   logLevel: LogLevel;
   logFormat: LogFormat;
   corsOrigins: string[];
@@ -38,6 +63,15 @@ export const configVariables = {
   DATABASE_URL: 'databaseUrl',
   DATABASE_POOL_SIZE: 'databasePoolSize',
   MEDIA_DIR: 'mediaDir',
+  MEDIA_STORAGE: 'mediaStorage',
+  MEDIA_UPLOAD_LIMIT: 'mediaUploadLimit',
+  MEDIA_ALLOWED_TYPES: 'mediaAllowedTypes',
+  S3_BUCKET: 's3Bucket',
+  S3_REGION: 's3Region',
+  S3_ENDPOINT: 's3Endpoint',
+  S3_FORCE_PATH_STYLE: 's3ForcePathStyle',
+  S3_PUBLIC_URL: 's3PublicUrl',
+  S3_SERVE: 's3Serve',
   LOG_LEVEL: 'logLevel',
   LOG_FORMAT: 'logFormat',
   CORS_ORIGINS: 'corsOrigins',
@@ -93,6 +127,32 @@ const byteSize = z
   })
   .pipe(z.number().min(1024, 'must be at least 1kb'));
 
+/** Images, audio, video, PDF and common office documents and text (issue 9's default). */
+export const defaultAllowedTypes = [
+  'image/*',
+  'audio/*',
+  'video/*',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/rtf',
+];
+
+const mimePattern = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/, 'must be a list of MIME types such as image/*,application/pdf');
+
+const booleanText = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
+
 const rawSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -107,6 +167,19 @@ const rawSchema = z.object({
     }),
   DATABASE_POOL_SIZE: integer(1, 1000).default(10),
   MEDIA_DIR: z.string().min(1, 'must not be empty').default('./data/media'),
+  MEDIA_STORAGE: z.enum(['local', 's3'], 'must be local or s3').default('local'),
+  MEDIA_UPLOAD_LIMIT: byteSize.default(100 * 1024 * 1024),
+  MEDIA_ALLOWED_TYPES: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? defaultAllowedTypes : value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)))
+    .pipe(z.array(mimePattern).min(1, 'must name at least one type')),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_FORCE_PATH_STYLE: booleanText.default(false),
+  S3_PUBLIC_URL: httpUrl.optional(),
+  S3_SERVE: z.enum(['stream', 'redirect'], 'must be stream or redirect').default('stream'),
   LOG_LEVEL: z.enum(logLevels, `must be one of ${logLevels.join(', ')}`).default('info'),
   LOG_FORMAT: z.enum(logFormats, `must be one of ${logFormats.join(', ')}`).optional(),
   CORS_ORIGINS: z
@@ -164,13 +237,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (raw.BODY_MEMORY_LIMIT !== undefined && raw.BODY_MEMORY_LIMIT < raw.BODY_LIMIT) {
     throw new ConfigError([`BODY_MEMORY_LIMIT (--body-memory-limit) must be at least BODY_LIMIT (${raw.BODY_LIMIT} bytes), or no body at the limit could be read`]);
   }
+  if (raw.MEDIA_STORAGE === 's3' && raw.S3_BUCKET === undefined) {
+    throw new ConfigError(['S3_BUCKET (--s3-bucket) is required when MEDIA_STORAGE is s3']);
+  }
+  const mediaDir = path.resolve(raw.MEDIA_DIR);
+  const storage: StorageConfig =
+    raw.MEDIA_STORAGE === 's3'
+      ? {
+          kind: 's3',
+          bucket: raw.S3_BUCKET!,
+          region: raw.S3_REGION,
+          endpoint: raw.S3_ENDPOINT,
+          forcePathStyle: raw.S3_FORCE_PATH_STYLE,
+          publicUrl: raw.S3_PUBLIC_URL,
+          serve: raw.S3_SERVE,
+        }
+      : { kind: 'local', dir: mediaDir };
   const database: DatabaseConfig = raw.DATABASE_URL.kind === 'postgres' ? { ...raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } : raw.DATABASE_URL;
   return {
     port: raw.PORT,
     host: raw.HOST,
     publicUrl: raw.PUBLIC_URL,
     database,
-    mediaDir: path.resolve(raw.MEDIA_DIR),
+    mediaDir,
+    media: { storage, uploadLimit: raw.MEDIA_UPLOAD_LIMIT, allowedTypes: raw.MEDIA_ALLOWED_TYPES },
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT ?? (logsToTerminal ? 'pretty' : 'json'),
     corsOrigins: raw.CORS_ORIGINS,
@@ -180,6 +270,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
     jobConcurrency: raw.JOB_CONCURRENCY,
   };
+}
+
+/** Folio's base URL outside a request (CLI, jobs): PUBLIC_URL, else where it listens. */
+export function configuredBaseUrl(config: Config): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${config.port}`;
 }
 
 /** A URL's password never reaches a terminal or a log through an error message. */

@@ -5,10 +5,12 @@ import { createApp } from './app.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
-import type { Config } from './config.ts';
+import { configuredBaseUrl, type Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { openStorage } from './media/storage/open.ts';
 import { createJobRunner } from './jobs/runner.ts';
+import type { MediaStorage } from './media/storage/types.ts';
 import { hasAnyUser } from './users/store.ts';
 
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
@@ -27,7 +29,9 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database);
   let hasUsers: boolean;
+  let storage: MediaStorage;
   try {
+    storage = await openStorage(config.media.storage);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     hasUsers = await hasAnyUser(db);
@@ -37,7 +41,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners: EntryChangeListener[] = [];
-  const app = createApp({ config, db, log, entryListeners });
+  const app = createApp({ config, db, log, storage, entryListeners });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -47,9 +51,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), mediaDir: config.mediaDir }, 'folio listening');
+  log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), media: mediaLocation(config) }, 'folio listening');
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
-  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
+  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
   jobs.start();
 
   let closing: Promise<void> | undefined;
@@ -64,9 +68,16 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         });
         await jobs.stop();
         await db.close();
+        await storage.close();
         log.info('folio stopped');
       })()),
   };
+}
+
+/** Where media is kept, for people: the directory, or the bucket. */
+function mediaLocation(config: Config): string {
+  const storage = config.media.storage;
+  return storage.kind === 'local' ? storage.dir : `s3://${storage.bucket}${storage.endpoint ? ` at ${storage.endpoint}` : ''}`;
 }
 
 function listen(fetch: (request: Request) => Response | Promise<Response>, config: Config): Promise<ServerType> {

@@ -58,7 +58,7 @@ describe('MCP transport', () => {
   });
 
   it('takes the base URL of the metadata header from PUBLIC_URL when set', async () => {
-    const app = createApp({ config: { ...t.config, publicUrl: 'https://cms.example.com/' }, db: t.db, log: pino({ level: 'silent' }), clock: t.clock });
+    const app = createApp({ config: { ...t.config, publicUrl: 'https://cms.example.com/' }, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
     const response = await app.request(mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: bothTypes }, body: '{}' });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://cms.example.com/.well-known/oauth-protected-resource"');

@@ -20,7 +20,7 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every registered API route, the reference itself included', () => {
-    const app = createApp({ config: t.config, db: t.db, log: pino({ level: 'silent' }) });
+    const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }) });
     const registered = app.routes
       .filter((route) => route.method !== 'ALL' && route.path.startsWith(`${apiBasePath}/`));
     expect(registered.length).toBeGreaterThan(10);

@@ -1,4 +1,5 @@
-import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
+import { configuredBaseUrl, loadConfig, type Config, type ConfigFlags } from '../config.ts';
+import { openStorage } from '../media/storage/open.ts';
 import { systemClock } from '../core/clock.ts';
 import { systemPrincipal, type Context } from '../core/context.ts';
 import { openDatabase } from '../db/connection.ts';
@@ -14,10 +15,12 @@ export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context,
   const config = loadConfig(process.env, flags, process.stderr.isTTY === true);
   const log = await createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, format: config.logFormat, fd: 2 });
   const db = await openDatabase(config.database);
+  const storage = await openStorage(config.media.storage);
   try {
     await migrateToLatest(db);
-    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [] }, config);
+    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [], storage, baseUrl: configuredBaseUrl(config) }, config);
   } finally {
     await db.close();
+    await storage.close();
   }
 }

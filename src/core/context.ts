@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { EntryChangeListener } from '../content/changes.ts';
 import type { Db } from '../db/connection.ts';
+import type { MediaStorage } from '../media/storage/types.ts';
 import type { Clock } from './clock.ts';
 import type { Scope } from './roles.ts';
 
@@ -35,4 +36,8 @@ export interface Context {
   principal: Principal | null;
   /** Told of every entry change inside its transaction (content/write.ts); fixed when the process starts. */
   entryListeners: readonly EntryChangeListener[];
+  /** Where media bytes live (local disk or S3), opened once per process. */
+  storage: MediaStorage;
+  /** Folio's own absolute base URL for links it hands out: `PUBLIC_URL`, else the request's origin. */
+  baseUrl: string;
 }

@@ -96,6 +96,48 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+/** The media library (src/media/): a stored file and what it is, from its bytes. */
+export interface MediaTable {
+  id: string;
+  storage_key: string;
+  filename: string;
+  mime_type: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  alt: string | null;
+  caption: string | null;
+  /** SHA-256 of the bytes, hex; null while a registered object has not arrived. */
+  content_hash: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An image made from a media item by a transform, stored once and served from storage after. */
+export interface MediaDerivativesTable {
+  media_id: string;
+  variant: string;
+  storage_key: string;
+  mime_type: string;
+  size: number;
+  content_hash: string;
+  created_at: string;
+}
+
+/** A direct upload to local storage: the signed URL's grant, used once, before it expires. */
+export interface MediaUploadGrantsTable {
+  id: string;
+  secret_hash: string;
+  storage_key: string;
+  mime_type: string;
+  size: number;
+  created_by: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -104,4 +146,7 @@ export interface Database {
   fields: FieldsTable;
   revisions: RevisionsTable;
   jobs: JobsTable;
+  media: MediaTable;
+  media_derivatives: MediaDerivativesTable;
+  media_upload_grants: MediaUploadGrantsTable;
 }

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { apiRoutes, createApp } from '../../src/app.ts';
 import { createToken } from '../../src/auth/operations.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { configuredBaseUrl, loadConfig, type Config } from '../../src/config.ts';
 import type { EntryChangeListener } from '../../src/content/changes.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { systemPrincipal, type Context } from '../../src/core/context.ts';
@@ -9,6 +9,8 @@ import { runOperation } from '../../src/core/operation.ts';
 import type { Role, Scope } from '../../src/core/roles.ts';
 import { openDatabase, type Db } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { openStorage } from '../../src/media/storage/open.ts';
+import type { MediaStorage } from '../../src/media/storage/types.ts';
 import type { CredentialResolver } from '../../src/http/credentials.ts';
 import type { Route } from '../../src/http/route.ts';
 import type { User } from '../../src/users/schemas.ts';
@@ -46,6 +48,7 @@ export interface ApiResponse {
 export interface TestApp {
   db: Db;
   config: Config;
+  storage: MediaStorage;
   clock: TestClock;
   database: TestDatabase;
   /** The first admin and a token holding every scope. */
@@ -76,6 +79,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
   let recording: string[] | undefined;
   const db = await openDatabase(config.database, { onStatement: (sql) => recording?.push(sql) });
+  const storage = await openStorage(config.media.storage);
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -85,8 +89,8 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners });
-  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners });
+  const app = createApp({ config, db, log, storage, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners });
+  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners, storage, baseUrl: configuredBaseUrl(config) });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
     const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role: role as Role }));
@@ -98,6 +102,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   return {
     db,
     config,
+    storage,
     clock,
     database,
     admin,
@@ -130,6 +135,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     },
     async close() {
       await db.close();
+      await storage.close();
       await database.drop();
     },
   };

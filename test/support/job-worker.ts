@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { configuredBaseUrl, loadConfig } from '../../src/config.ts';
+import { openStorage } from '../../src/media/storage/open.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { createJobRunner } from '../../src/jobs/runner.ts';
@@ -21,7 +22,7 @@ const hanging = defineJob({
   },
 });
 const runner = createJobRunner(
-  { db, clock: systemClock, config, log: pino({ level: 'silent' }), entryListeners: [] },
+  { db, clock: systemClock, config, log: pino({ level: 'silent' }), entryListeners: [], storage: await openStorage(config.media.storage), baseUrl: configuredBaseUrl(config) },
   { jobs: [hanging], concurrency: 1, intervalMs: 100, leaseMs: Number(process.env.LEASE_MS) },
 );
 await runner.runDue();
