@@ -17,6 +17,7 @@ import { resolveCredentials, type CredentialRequest, type CredentialResolver } f
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
 import { mountRoute } from './http/mount.ts';
+import { apiBasePath } from './http/paths.ts';
 import { createOriginPolicy, requestOrigin } from './http/origin.ts';
 import { asAppError } from './http/results.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
@@ -27,6 +28,7 @@ import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
 import { mcpTools } from './mcp/tools.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { contentRoutes } from './content/routes.ts';
+import { mediaRoutes } from './media/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -34,10 +36,10 @@ import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
-export const apiBasePath = '/_cms/api';
+export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes];
 
 export interface AppDependencies {
   config: Config;
@@ -103,7 +105,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   const served = [...routes, ...docsRoutes(apiBasePath, () => openApiDocument)];
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
-  for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget });
+  for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {

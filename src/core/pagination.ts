@@ -13,9 +13,15 @@ export function pageQuery(defaultLimit: number, maxLimit = 100) {
  * Number() would take), within bounds; documented as an integer.
  */
 export function queryInteger(min: number, max: number, defaultValue: number) {
-  const digitsOnly = (value: unknown) => (typeof value === 'string' && !/^\d{1,9}$/.test(value) ? Number.NaN : value);
   return z.preprocess(digitsOnly, z.coerce.number().int().min(min).max(max).default(defaultValue));
 }
+
+/** The same, without a default: absent stays undefined. */
+export function optionalQueryInteger(min: number, max: number) {
+  return z.preprocess(digitsOnly, z.coerce.number().int().min(min).max(max)).optional();
+}
+
+const digitsOnly = (value: unknown) => (typeof value === 'string' && !/^\d{1,9}$/.test(value) ? Number.NaN : value);
 
 export interface Page<T> {
   items: T[];

@@ -19,6 +19,11 @@ export interface ByteSource {
   /** `attachment` for what a browser must not render in the site's origin (HTML, SVG…). */
   disposition?: 'inline' | 'attachment';
   filename?: string;
+  /**
+   * Where the bytes are served from instead (a short-lived presigned URL of object storage): the
+   * adapter redirects there and opens nothing.
+   */
+  redirect?: string;
   /** The bytes, or only `range` of them; called once per response. */
   open(range?: ByteRange): Readable | Promise<Readable>;
 }

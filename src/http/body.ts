@@ -158,6 +158,24 @@ class ByteLimit extends Transform {
   }
 }
 
+/** A body of raw bytes of any type, as it arrives (a direct upload). */
+export interface BytesBody {
+  stream: Readable;
+  /** The declared length, when the request declares one. */
+  length: number | undefined;
+  contentType: string | undefined;
+}
+
+/** The raw body, failing with 413 the moment it passes `limit` (a declared length over it is refused at once). */
+export function readBytesBody(c: HonoContext, limit: number): BytesBody {
+  const length = declaredLength(c);
+  if (length !== undefined && length > limit) throw tooLarge(limit);
+  const counter = new ByteLimit(limit);
+  const source = bodyStream(c);
+  source.on('error', (error) => counter.destroy(error));
+  return { stream: source.pipe(counter), length, contentType: requestHeader(c, 'content-type') };
+}
+
 /** A multipart body, parsed as it streams in (busboy); nothing is buffered beyond a part's current chunk. */
 export function readMultipartBody(c: HonoContext, limit: number): MultipartBody {
   const type = contentType(c);

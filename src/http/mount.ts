@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import type { Config } from '../config.ts';
 import type { Context as HonoContext, Hono } from 'hono';
 import { parseInput } from '../core/validate.ts';
-import { declaredLength, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
+import { declaredLength, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
 import { respondWith } from './results.ts';
@@ -13,12 +14,15 @@ export interface MountOptions {
   /** The default limit of JSON and form bodies (`BODY_LIMIT`). */
   bodyLimit: number;
   budget: BodyMemoryBudget;
+  /** What limits set by configuration are read from. */
+  config: Config;
 }
 
 /** The byte limit of a route's body, or undefined when it takes none. */
-export function bodyLimitOf(body: BodyDeclaration, defaultLimit: number): number | undefined {
+export function bodyLimitOf(body: BodyDeclaration, defaultLimit: number, config: Config): number | undefined {
   if (body.kind === 'none') return undefined;
-  return body.limit ?? defaultLimit;
+  const limit = body.limit ?? defaultLimit;
+  return typeof limit === 'number' ? limit : limit.fromConfig(config);
 }
 
 /**
@@ -27,7 +31,7 @@ export function bodyLimitOf(body: BodyDeclaration, defaultLimit: number): number
  * its output goes out as the route's result kind says.
  */
 export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOptions): void {
-  const limit = bodyLimitOf(route.body, options.bodyLimit);
+  const limit = bodyLimitOf(route.body, options.bodyLimit, options.config);
   app.on(route.method.toUpperCase(), options.basePath + route.path, async (c: HonoContext<AppEnv>) => {
     if (limit !== undefined && (declaredLength(c) ?? 0) > limit) throw tooLarge(limit);
     const ctx = await c.get('resolveContext')(route.operation.access.kind !== 'public');
@@ -42,7 +46,7 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
     if (route.result) return respondWith(c, route.result, output);
     const alternative = route.alternative;
     if (alternative?.wanted({ query, accept: requestHeader(c, 'accept') ?? '' })) return textResponse(c, alternative.render(output), alternative.type);
-    return success(c, output, route.status);
+    return success(c, output, route.statusOf ? route.statusOf(output) : route.status);
   });
 }
 
@@ -56,6 +60,8 @@ async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, bu
       return parseInput(body.schema, await readFormBody(c, limit, budget), 'body');
     case 'multipart':
       return readMultipartBody(c, limit);
+    case 'bytes':
+      return readBytesBody(c, limit);
   }
 }
 

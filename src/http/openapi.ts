@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorStatus } from '../core/errors.ts';
 import { roleName } from '../core/roles.ts';
-import { routeRequirement, type Route } from './route.ts';
+import { routeRequirement, type BodyLimit, type Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -68,17 +68,23 @@ function requestBodyOf(route: Route, convert: Convert): Record<string, unknown> 
       return { required: true, content: { 'application/json': { schema: convert(body.schema, 'input') } } };
     case 'form':
       return { required: true, content: { 'application/x-www-form-urlencoded': { schema: convert(body.schema, 'input') } } };
+    case 'bytes':
+      return { required: true, description: `The raw bytes, at most ${limitText(body.limit)}`, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
     case 'multipart': {
       const properties = Object.fromEntries(
         Object.entries(body.parts).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', contentMediaType: 'application/octet-stream' } : { type: 'string' }]),
       );
       return {
         required: true,
-        description: `At most ${body.limit} bytes in all`,
+        description: `At most ${limitText(body.limit)} in all`,
         content: { 'multipart/form-data': { schema: { type: 'object', properties } } },
       };
     }
   }
+}
+
+function limitText(limit: BodyLimit): string {
+  return typeof limit === 'number' ? `${limit} bytes` : limit.description;
 }
 
 /** The success responses of the route's result kind. */
@@ -87,6 +93,7 @@ function successResponses(route: Route, convert: Convert): Record<string, unknow
   if (!result) {
     const alternative = route.alternative ? { [route.alternative.type.split(';')[0]!]: { schema: { type: 'string' } } } : {};
     const content = { 'application/json': { schema: successEnvelope(convert(route.response ?? z.unknown(), 'output')) }, ...alternative };
+    if (route.statusOf) return { '200': { description: 'Success: an existing item', content }, '201': { description: 'Created', content } };
     return { [String(route.status)]: { description: 'Success', content } };
   }
   switch (result.kind) {
@@ -97,6 +104,7 @@ function successResponses(route: Route, convert: Convert): Record<string, unknow
       return {
         '200': { description: `The file (Cache-Control: ${result.cacheControl})`, content: bytes },
         '206': { description: 'The part of the file a Range header asked for', content: bytes },
+        '302': { description: 'The file is served from elsewhere (a short-lived presigned URL in Location)' },
         '304': { description: 'Not modified: the If-None-Match validator still holds' },
         '416': { description: 'No part of the requested range is in the file' },
       };
@@ -176,6 +184,13 @@ function errorEnvelopeSchema(): JsonSchema {
   };
 }
 
+const unsupportedBody = {
+  json: 'Body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
+  form: 'Body is not a form (UNSUPPORTED_MEDIA_TYPE)',
+  multipart: 'Body is not multipart/form-data (UNSUPPORTED_MEDIA_TYPE)',
+  bytes: 'The bytes are of a type not allowed here (UNSUPPORTED_MEDIA_TYPE)',
+};
+
 function errorResponses(route: Route, authenticated: boolean): Record<string, unknown> {
   const error = (description: string) => ({
     description,
@@ -189,7 +204,7 @@ function errorResponses(route: Route, authenticated: boolean): Record<string, un
   if (route.params) responses['404'] = error('Not found (NOT_FOUND)');
   if (route.body.kind !== 'none') {
     responses['413'] = error('Body over the limit (PAYLOAD_TOO_LARGE)');
-    responses['415'] = error(`Body is not ${route.body.kind === 'multipart' ? 'multipart/form-data' : route.body.kind === 'form' ? 'a form' : 'JSON'} (UNSUPPORTED_MEDIA_TYPE)`);
+    responses['415'] = error(unsupportedBody[route.body.kind]);
   }
   if (route.body.kind === 'json' || route.body.kind === 'form') responses['503'] = error('Too many large bodies being read at once; Retry-After says when to try again');
   responses['500'] = error('Unexpected failure (INTERNAL_ERROR, with details.requestId)');

@@ -19,7 +19,7 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
     case 'json':
       return reply(c, result.status ?? 200, toJsonText(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
     case 'bytes':
-      return sendBytes(c, result.source(output), result.cacheControl);
+      return sendBytes(c, result.source(output), result.cacheControl, result.headers);
     case 'ndjson':
       return streamLines(c, result.lines(output));
     case 'html':
@@ -42,8 +42,10 @@ function reply(c: HonoContext<AppEnv>, status: number, body: ReadableStream<Uint
  * A file with HTTP's conditional and range semantics: 304 when the client's `If-None-Match` holds, 206
  * for one satisfiable `Range` (several ranges get the whole file, which RFC 9110 allows), 416 for none.
  */
-async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheControl: string): Promise<Response> {
-  const headers: Record<string, string> = { 'cache-control': cacheControl, 'accept-ranges': 'bytes', 'content-type': source.contentType };
+async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheControl: string, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  // The presigned URL expires, so the redirect itself must never be cached.
+  if (source.redirect !== undefined) return reply(c, 302, null, { location: source.redirect, 'cache-control': 'no-store' });
+  const headers: Record<string, string> = { ...extraHeaders, 'cache-control': cacheControl, 'accept-ranges': 'bytes', 'content-type': source.contentType };
   if (source.etag !== undefined) headers.etag = `"${source.etag}"`;
   if (source.disposition !== undefined) {
     headers['content-disposition'] = source.filename ? `${source.disposition}; filename*=UTF-8''${encodeURIComponent(source.filename)}` : source.disposition;

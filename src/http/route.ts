@@ -3,9 +3,13 @@ import type { Context } from '../core/context.ts';
 import { runOperation, type AnyOperation, type Operation } from '../core/operation.ts';
 import type { ByteSource } from '../core/results.ts';
 import type { Role, Scope } from '../core/roles.ts';
-import type { MultipartBody } from './body.ts';
+import type { Config } from '../config.ts';
+import type { BytesBody, MultipartBody } from './body.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A byte limit fixed in the declaration, or one that configuration sets (uploads: MEDIA_UPLOAD_LIMIT). */
+export type BodyLimit = number | { fromConfig: (config: Config) => number; description: string };
 
 /**
  * What a route reads as its body. A zod schema alone is a JSON body (the default); the others say their
@@ -16,7 +20,9 @@ export type BodySpec =
   | { json: z.ZodType; limit?: number }
   | { form: z.ZodType; limit?: number }
   /** Parts named in `parts` are documented; the operation reads them as a stream (never buffered whole). */
-  | { multipart: { limit: number; parts: Record<string, 'file' | 'text'> } };
+  | { multipart: { limit: BodyLimit; parts: Record<string, 'file' | 'text'> } }
+  /** The raw bytes of any type (a direct upload's PUT), read as a stream. */
+  | { bytes: { limit: BodyLimit } };
 
 type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
 
@@ -28,7 +34,9 @@ export type BodyOutput<B> = B extends z.ZodType
       ? SchemaOutput<S>
       : B extends { multipart: unknown }
         ? MultipartBody
-        : Record<never, never>;
+        : B extends { bytes: unknown }
+          ? BytesBody
+          : Record<never, never>;
 
 /** The parsed parts of a request, each by its declared schema. */
 export interface RouteParts<P, Q, H, B> {
@@ -49,7 +57,7 @@ export type ResultSpec<O> =
   /** Bare JSON, no envelope (search, OAuth endpoints): the output as it is. */
   | { kind: 'json'; schema: z.ZodType; status?: 200 | 201; cacheControl?: string }
   /** A file: 200, 206 for `Range`, 304 for `If-None-Match`, with its own caching. */
-  | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string }
+  | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string; headers?: Record<string, string> }
   /** One JSON value per line as they come; a failure after the first line ends the stream with an error line. */
   | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown> }
   /** A server-rendered page. */
@@ -79,6 +87,8 @@ interface RouteSpecBase<P, Q, H, B, I, O> {
   /** The schema of `data` in the success envelope; with `result`, unused. */
   response?: z.ZodType;
   status?: 200 | 201;
+  /** The status when it depends on the output (an upload of bytes already stored: 200, not 201). */
+  statusOf?: (output: O) => 200 | 201;
   alternative?: Alternative<O, Q>;
   result?: ResultSpec<O>;
 }
@@ -106,6 +116,7 @@ export interface Route {
   body: BodyDeclaration;
   response?: z.ZodType;
   status: 200 | 201;
+  statusOf?: (output: unknown) => 200 | 201;
   alternative?: { type: string; wanted(request: { query: unknown; accept: string }): boolean; render(output: unknown): string };
   result?: ResultSpec<unknown>;
   /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
@@ -115,7 +126,8 @@ export interface Route {
 export type BodyDeclaration =
   | { kind: 'none' }
   | { kind: 'json' | 'form'; schema: z.ZodType; limit?: number }
-  | { kind: 'multipart'; limit: number; parts: Record<string, 'file' | 'text'> };
+  | { kind: 'multipart'; limit: BodyLimit; parts: Record<string, 'file' | 'text'> }
+  | { kind: 'bytes'; limit: BodyLimit };
 
 export function defineRoute<P = undefined, Q = undefined, H = undefined, B = undefined, I = unknown, O = unknown>(
   spec: RouteSpec<P, Q, H, B, I, O>,
@@ -134,6 +146,7 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
     body: bodyDeclaration(spec.method, spec.body as BodySpec | undefined),
     response: spec.response,
     status: spec.status ?? 200,
+    statusOf: spec.statusOf as Route['statusOf'],
     // The erased functions only ever receive this route's own output (see `invoke`).
     alternative: spec.alternative as Route['alternative'],
     result: spec.result as ResultSpec<unknown> | undefined,
@@ -145,6 +158,7 @@ function bodyDeclaration(method: HttpMethod, body: BodySpec | undefined): BodyDe
   if (body === undefined) return method === 'get' ? { kind: 'none' } : { kind: 'json', schema: emptyBody };
   if (body instanceof z.ZodType) return { kind: 'json', schema: body };
   if ('multipart' in body) return { kind: 'multipart', ...body.multipart };
+  if ('bytes' in body) return { kind: 'bytes', ...body.bytes };
   if ('form' in body) return { kind: 'form', schema: body.form, limit: body.limit };
   return { kind: 'json', schema: body.json, limit: body.limit };
 }

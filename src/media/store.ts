@@ -1,0 +1,110 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.ts';
+import { isUniqueViolation, startsWith } from '../db/dialect.ts';
+import type { MediaDerivativesTable, MediaTable, MediaUploadGrantsTable } from '../db/types.ts';
+
+/** The SQL of the media library. */
+
+export type MediaRow = Selectable<MediaTable>;
+export type DerivativeRow = Selectable<MediaDerivativesTable>;
+export type UploadGrantRow = Selectable<MediaUploadGrantsTable>;
+
+export async function findMedia(db: Db, id: string): Promise<MediaRow | undefined> {
+  return db.kysely.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The items of `ids` that exist, in one statement (content reads fill in their media with it). */
+export async function findMediaByIds(db: Db, ids: readonly string[]): Promise<MediaRow[]> {
+  if (ids.length === 0) return [];
+  return db.kysely.selectFrom('media').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+export async function findMediaByKey(db: Db, storageKey: string): Promise<MediaRow | undefined> {
+  return db.kysely.selectFrom('media').selectAll().where('storage_key', '=', storageKey).executeTakeFirst();
+}
+
+/** The oldest item holding exactly these bytes. */
+export async function findMediaByHash(db: Db, contentHash: string): Promise<MediaRow | undefined> {
+  return db.kysely.selectFrom('media').selectAll().where('content_hash', '=', contentHash).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
+/** A page newest first, after the (createdAt, id) of the cursor's row; `limit + 1` rows tell whether more follow. */
+export async function listMedia(db: Db, options: { mimePrefix?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<MediaRow[]> {
+  let query = db.kysely.selectFrom('media').selectAll();
+  if (options.mimePrefix !== undefined) query = query.where(startsWith('mime_type', options.mimePrefix));
+  const after = options.after;
+  if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute();
+}
+
+/** Adds a record; false when its storage key is taken (a race with another registration of the key). */
+export async function insertMedia(db: Db, row: MediaRow): Promise<boolean> {
+  try {
+    await db.kysely.insertInto('media').values(row).execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+export async function updateMedia(db: Db, id: string, changes: Partial<Omit<MediaRow, 'id' | 'storage_key' | 'created_at' | 'created_by'>>): Promise<MediaRow | undefined> {
+  return db.kysely.updateTable('media').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function deleteMedia(db: Db, id: string): Promise<void> {
+  await db.kysely.deleteFrom('media').where('id', '=', id).execute();
+}
+
+export async function findDerivative(db: Db, mediaId: string, variant: string): Promise<DerivativeRow | undefined> {
+  return db.kysely.selectFrom('media_derivatives').selectAll().where('media_id', '=', mediaId).where('variant', '=', variant).executeTakeFirst();
+}
+
+export async function listDerivativeKeys(db: Db, mediaId: string): Promise<string[]> {
+  const rows = await db.kysely.selectFrom('media_derivatives').select('storage_key').where('media_id', '=', mediaId).execute();
+  return rows.map((row) => row.storage_key);
+}
+
+/** Records a derived image; another process that made the same one first keeps its row (same bytes). */
+export async function insertDerivative(db: Db, row: DerivativeRow): Promise<void> {
+  await db.kysely
+    .insertInto('media_derivatives')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['media_id', 'variant']).doNothing())
+    .execute();
+}
+
+export async function insertUploadGrant(db: Db, row: UploadGrantRow): Promise<void> {
+  await db.kysely.insertInto('media_upload_grants').values(row).execute();
+}
+
+export async function findUploadGrant(db: Db, id: string): Promise<UploadGrantRow | undefined> {
+  return db.kysely.selectFrom('media_upload_grants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether some grant reserved this key (its bytes may still be on their way). */
+export async function findUploadGrantByKey(db: Db, storageKey: string): Promise<UploadGrantRow | undefined> {
+  return db.kysely.selectFrom('media_upload_grants').selectAll().where('storage_key', '=', storageKey).executeTakeFirst();
+}
+
+/** Takes the grant for one upload: true for exactly one caller while it is unused and unexpired. */
+export async function claimUploadGrant(db: Db, id: string, now: string): Promise<boolean> {
+  const result = await db.kysely
+    .updateTable('media_upload_grants')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives a claimed grant back when its upload failed, so the client may try again before it expires. */
+export async function releaseUploadGrant(db: Db, id: string): Promise<void> {
+  await db.kysely.updateTable('media_upload_grants').set({ used_at: null }).where('id', '=', id).execute();
+}
+
+/** Grants long expired are of no use to anyone. */
+export async function deleteExpiredUploadGrants(db: Db, before: string): Promise<void> {
+  await db.kysely.deleteFrom('media_upload_grants').where('expires_at', '<', before).execute();
+}
