@@ -22,6 +22,9 @@ const cfbTypes = new Set(['application/msword', 'application/vnd.ms-excel', 'app
 /** Text has no signature; a client may say which text it is. */
 const textTypes = new Set(['text/plain', 'text/csv', 'text/markdown']);
 
+/** XML is told apart further: an SVG drawing is XML too. */
+const xmlTypes = new Set(['application/xml', 'text/xml']);
+
 const svgStart = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
 const htmlHint = /<(?:!doctype\s+html|html|head|body|script|iframe|object|embed)[\s>]/i;
 
@@ -31,14 +34,15 @@ const htmlHint = /<(?:!doctype\s+html|html|head|body|script|iframe|object|embed)
  */
 export async function detectType(head: Uint8Array, claimed: string): Promise<string> {
   const detected = await fileTypeFromBuffer(head);
-  if (detected) {
+  if (detected && !xmlTypes.has(detected.mime)) {
     if (detected.mime === 'application/x-cfb' && cfbTypes.has(claimed)) return claimed;
     return detected.mime;
   }
   const text = asText(head);
-  if (text === undefined) return 'application/octet-stream';
+  if (text === undefined) return detected?.mime ?? 'application/octet-stream';
   if (svgStart.test(text)) return 'image/svg+xml';
   if (htmlHint.test(text)) return 'text/html';
+  if (detected) return detected.mime;
   return textTypes.has(claimed) ? claimed : 'text/plain';
 }
 

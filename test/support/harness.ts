@@ -43,6 +43,8 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+  /** The body as it came, for files. */
+  bytes: Buffer;
 }
 
 export interface TestApp {
@@ -128,10 +130,11 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
       }
       // A stream body is sent as it comes (chunked), as a client without Content-Length would.
       const response = await app.request(path, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) });
-      const text = await response.text();
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const text = bytes.toString('utf8');
       let parsed: unknown = text;
       if (/^application\/(?:[\w.+-]+\+)?json\b/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
-      return { status: response.status, headers: response.headers, body: parsed };
+      return { status: response.status, headers: response.headers, body: parsed, bytes };
     },
     async close() {
       await db.close();
