@@ -25,7 +25,7 @@ export async function startTestStorage(backend: StorageBackend): Promise<TestSto
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-media-'));
   return {
     env: { MEDIA_STORAGE: 'local', MEDIA_DIR: dir },
-    keys: async () => listFiles(dir),
+    keys: async () => listFiles(dir).sort(),
     close: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

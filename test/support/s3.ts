@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 export interface S3Server {
   /** Folio's variables for S3 storage on this server (MEDIA_STORAGE, S3_BUCKET, S3_ENDPOINT…). */
   env: Record<string, string>;
+  /** Every object key in the bucket (complete objects: S3 shows no partial ones). */
+  keys(): Promise<string[]>;
   /** Stops the server and removes its files. */
   close(): Promise<void>;
 }
@@ -37,15 +40,28 @@ export async function startS3Server(): Promise<S3Server> {
     fs.rmSync(directory, { recursive: true, force: true });
     throw error;
   }
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });
   return {
+    async keys() {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+        keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+        token = page.NextContinuationToken;
+      } while (token);
+      return keys.sort();
+    },
     env: {
       MEDIA_STORAGE: 's3',
       S3_BUCKET: bucket,
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ENDPOINT: endpoint,
       S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
     },
     async close() {
+      client.destroy();
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
     },
