@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, defaultAllowedTypes, loadConfig } from '../src/config.ts';
 
 /** Runs loadConfig expecting a ConfigError, returning it for further checks. */
 function configError(env: Record<string, string>, flags: Record<string, string> = {}): ConfigError {
@@ -21,6 +21,7 @@ describe('loadConfig defaults', () => {
       publicUrl: undefined,
       database: { kind: 'sqlite', path: path.resolve('data/folio.db') },
       mediaDir: path.resolve('data/media'),
+      media: { storage: { kind: 'local', dir: path.resolve('data/media') }, uploadLimit: 100 * 1024 * 1024, allowedTypes: defaultAllowedTypes },
       logLevel: 'info',
       logFormat: 'json',
       corsOrigins: [],
@@ -56,6 +57,15 @@ describe('loadConfig values', () => {
       DATABASE_URL: 'postgres://folio:secret@db.example:5432/folio',
       DATABASE_POOL_SIZE: '25',
       MEDIA_DIR: '/var/lib/folio/media',
+      MEDIA_STORAGE: 's3',
+      MEDIA_UPLOAD_LIMIT: '20mb',
+      MEDIA_ALLOWED_TYPES: 'image/*, application/PDF',
+      S3_BUCKET: 'folio-media',
+      S3_REGION: 'eu-west-1',
+      S3_ENDPOINT: 'https://s3.example/',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_PUBLIC_URL: 'https://cdn.example/media/',
+      S3_SERVE: 'redirect',
       LOG_LEVEL: 'debug',
       LOG_FORMAT: 'pretty',
       CORS_ORIGINS: 'https://site.example, http://localhost:5173',
@@ -69,6 +79,11 @@ describe('loadConfig values', () => {
       publicUrl: 'https://cms.example',
       database: { kind: 'postgres', url: 'postgres://folio:secret@db.example:5432/folio', poolSize: 25 },
       mediaDir: '/var/lib/folio/media',
+      media: {
+        storage: { kind: 's3', bucket: 'folio-media', region: 'eu-west-1', endpoint: 'https://s3.example', forcePathStyle: true, publicUrl: 'https://cdn.example/media', serve: 'redirect' },
+        uploadLimit: 20 * 1024 * 1024,
+        allowedTypes: ['image/*', 'application/pdf'],
+      },
       logLevel: 'debug',
       logFormat: 'pretty',
       corsOrigins: ['https://site.example', 'http://localhost:5173'],
@@ -161,6 +176,14 @@ describe('DATABASE_URL forms', () => {
   });
 });
 
+describe('media configuration errors', () => {
+  it('names S3_BUCKET when S3 storage has none, and each malformed media variable', () => {
+    expect(configError({ MEDIA_STORAGE: 's3' }).problems).toEqual(['S3_BUCKET (--s3-bucket) is required when MEDIA_STORAGE is s3']);
+    const problems = configError({ MEDIA_STORAGE: 'ftp', MEDIA_UPLOAD_LIMIT: 'lots', MEDIA_ALLOWED_TYPES: 'images', S3_BUCKET: 'Not_A_Bucket', S3_SERVE: 'proxy', S3_FORCE_PATH_STYLE: 'yes', S3_PUBLIC_URL: 'cdn' }).problems;
+    expect(problems.map((problem) => problem.split(' ')[0])).toEqual(['MEDIA_STORAGE', 'MEDIA_UPLOAD_LIMIT', 'MEDIA_ALLOWED_TYPES', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_URL', 'S3_SERVE']);
+  });
+});
+
 describe('flags override the environment', () => {
   it('prefers every flag over its variable', () => {
     const env = {
@@ -170,6 +193,15 @@ describe('flags override the environment', () => {
       DATABASE_URL: 'postgres://env.example/folio',
       DATABASE_POOL_SIZE: '4',
       MEDIA_DIR: '/env/media',
+      MEDIA_STORAGE: 's3',
+      MEDIA_UPLOAD_LIMIT: '1mb',
+      MEDIA_ALLOWED_TYPES: 'image/*',
+      S3_BUCKET: 'env-bucket',
+      S3_REGION: 'us-east-2',
+      S3_ENDPOINT: 'https://env.example',
+      S3_FORCE_PATH_STYLE: 'false',
+      S3_PUBLIC_URL: 'https://env.example/cdn',
+      S3_SERVE: 'stream',
       LOG_LEVEL: 'debug',
       LOG_FORMAT: 'json',
       CORS_ORIGINS: 'https://env.example',
@@ -184,6 +216,15 @@ describe('flags override the environment', () => {
       databaseUrl: 'postgresql://flag.example/folio',
       databasePoolSize: '7',
       mediaDir: '/flag/media',
+      mediaStorage: 'local',
+      mediaUploadLimit: '2mb',
+      mediaAllowedTypes: 'video/mp4',
+      s3Bucket: 'flag-bucket',
+      s3Region: 'ap-south-1',
+      s3Endpoint: 'http://flag.example:9000',
+      s3ForcePathStyle: '1',
+      s3PublicUrl: 'https://flag.example/cdn',
+      s3Serve: 'redirect',
       logLevel: 'warn',
       logFormat: 'pretty',
       corsOrigins: 'https://flag.example',
@@ -197,6 +238,7 @@ describe('flags override the environment', () => {
       publicUrl: 'http://flag.example:8080',
       database: { kind: 'postgres', url: 'postgresql://flag.example/folio', poolSize: 7 },
       mediaDir: '/flag/media',
+      media: { storage: { kind: 'local', dir: '/flag/media' }, uploadLimit: 2 * 1024 * 1024, allowedTypes: ['video/mp4'] },
       logLevel: 'warn',
       logFormat: 'pretty',
       corsOrigins: ['https://flag.example'],

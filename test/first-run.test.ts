@@ -142,7 +142,7 @@ describe('a first start', () => {
       expect(line.database).toBe(db.kind);
       const url = new URL(db.url);
       expect(line.databaseLocation).toBe(db.kind === 'sqlite' ? db.url.replace(/^file:/, '') : `${url.hostname}:${url.port}${url.pathname}`);
-      expect(line.mediaDir).toBe(mediaDir());
+      expect(line.media).toBe(mediaDir());
       expect(server.stdout).not.toContain('never-logged');
     });
 
@@ -183,7 +183,7 @@ describe('a first start', () => {
         expect(() => JSON.parse(line)).toThrow();
       }
       expect(server.stdout).not.toContain('\u001b[');
-      expect(server.stdout).toMatch(/^\[[\d:]+\] INFO: folio listening url=http:\/\/127\.0\.0\.1:\d+ database=(sqlite|postgres) databaseLocation=\S+ mediaDir=\S+$/m);
+      expect(server.stdout).toMatch(/^\[[\d:]+\] INFO: folio listening url=http:\/\/127\.0\.0\.1:\d+ database=(sqlite|postgres) databaseLocation=\S+ media=\S+$/m);
       expect(server.stdout).toMatch(/^\[[\d:]+\] INFO: GET \/_cms\/api\/health 200 \d+ ms$/m);
       expect(server.stdout).not.toContain('never-logged');
     });

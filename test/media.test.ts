@@ -263,6 +263,27 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
   });
 
+  if (backend === 's3') {
+    it('points URLs at S3_PUBLIC_URL, and redirects to a presigned GET with S3_SERVE=redirect', async () => {
+      const t2 = await createTestApp({ ...storage.env, S3_PUBLIC_URL: 'https://cdn.example.com/media', S3_SERVE: 'redirect' });
+      try {
+        const bytes = await testImage(12, 12);
+        const item = await uploadItem(t2, bytes, 'cdn.jpg');
+        expect(item.url).toBe(`https://cdn.example.com/media/${item.storageKey}`);
+        const response = await t2.request('GET', `${api}/media/file/${item.storageKey}`);
+        expect(response.status).toBe(302);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        const location = response.headers.get('location')!;
+        expect(new URL(location).pathname).toBe(`/folio-test/${item.storageKey}`);
+        const fetched = await fetch(location);
+        expect(fetched.headers.get('content-disposition')).toBe("inline; filename*=UTF-8''cdn.jpg");
+        expect(sha256(Buffer.from(await fetched.arrayBuffer()))).toBe(sha256(bytes));
+      } finally {
+        await t2.close();
+      }
+    });
+  }
+
   describe('image transforms', () => {
     let item: { id: string; url: string };
     beforeAll(async () => {

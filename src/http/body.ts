@@ -204,8 +204,9 @@ async function* multipartParts(source: Readable, type: string, limit: number): A
     wake?.();
     wake = undefined;
   };
+  // The request's own error (a client that hung up) goes on as it is: http/aborted.ts knows it by identity.
   const fail = (error: unknown) => {
-    failure ??= error instanceof AppError ? error : validationError([{ path: '', message: `Malformed multipart body: ${(error as Error).message}` }]);
+    failure ??= error instanceof AppError || error === source.errored ? error : validationError([{ path: '', message: `Malformed multipart body: ${(error as Error).message}` }]);
     currentFile?.destroy(failure as Error);
     signal();
   };

@@ -15,7 +15,7 @@ export function buildOpenApiDocument(routes: readonly Route[], basePath: string,
   const paths: Record<string, Record<string, unknown>> = {};
 
   for (const route of routes) {
-    const path = basePath + route.path.replace(/:(\w+)/g, '{$1}');
+    const path = basePath + route.path.replace(/:(\w+)(?:\{[^}]*\})?/g, '{$1}');
     const requirement = routeRequirement(route);
     const parameters = [
       ...objectParameters(route.params, 'path', convert),
