@@ -312,6 +312,13 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       expect((await storage.keys()).filter((key) => key.startsWith(`_derived/${item.id}/`) && key.includes('q61'))).toHaveLength(1);
     });
 
+    it('stores at most 64 variants of one file, then refuses new ones and still serves the old', async () => {
+      const small = await uploadItem(t, await testImage(80, 60), 'many.jpg');
+      for (let width = 1; width <= 64; width += 1) expect((await getFile(t, `${small.url}?w=${width}`)).status).toBe(200);
+      expect(issuePaths(await getFile(t, `${small.url}?w=65`))).toEqual(['w']);
+      expect((await getFile(t, `${small.url}?w=7`)).status).toBe(200);
+    });
+
     it('refuses parameters out of range and transforms of what is not an image', async () => {
       for (const query of ['w=0', 'w=4097', 'h=-1', 'w=abc', 'w=1.5', 'q=0', 'q=101', 'fit=fill', 'format=gif']) {
         expectError(await getFile(t, `${item.url}?${query}`), 400, 'VALIDATION_ERROR');

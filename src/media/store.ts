@@ -60,6 +60,11 @@ export async function findDerivative(db: Db, mediaId: string, variant: string): 
   return db.kysely.selectFrom('media_derivatives').selectAll().where('media_id', '=', mediaId).where('variant', '=', variant).executeTakeFirst();
 }
 
+export async function countDerivatives(db: Db, mediaId: string): Promise<number> {
+  const row = await db.kysely.selectFrom('media_derivatives').select((eb) => eb.fn.countAll<number>().as('count')).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function listDerivativeKeys(db: Db, mediaId: string): Promise<string[]> {
   const rows = await db.kysely.selectFrom('media_derivatives').select('storage_key').where('media_id', '=', mediaId).execute();
   return rows.map((row) => row.storage_key);

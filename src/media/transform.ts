@@ -25,6 +25,13 @@ export interface ImageTransform {
 
 const defaultQuality = 80;
 
+/**
+ * Transforms are public, so anyone could ask for every width, height and quality of a file and fill
+ * the disk. A site's responsive images need a few widths in a few formats; past this many stored
+ * variants of one file, a new one is refused.
+ */
+export const maxVariantsPerFile = 64;
+
 /** The transform a query asks for, or undefined for the original file. Only raster images transform (400). */
 export function requestedTransform(query: z.output<typeof FileQuery>, mimeType: string): ImageTransform | undefined {
   if (query.w === undefined && query.h === undefined && query.fit === undefined && query.format === undefined && query.q === undefined) return undefined;
@@ -60,10 +67,18 @@ export async function derivedImage(ctx: Pick<Context, 'db' | 'storage' | 'clock'
   const flightKey = `${media.id}/${variant}`;
   let work = rendering.get(flightKey);
   if (!work) {
-    work = renderVariant(ctx, media, variant, transform).finally(() => rendering.delete(flightKey));
+    // Set before anything is awaited, so a second request arriving meanwhile joins this one.
+    work = renderWithinLimit(ctx, media, variant, transform).finally(() => rendering.delete(flightKey));
     rendering.set(flightKey, work);
   }
   return work;
+}
+
+async function renderWithinLimit(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
+  if ((await store.countDerivatives(ctx.db, media.id)) >= maxVariantsPerFile) {
+    throw validationError([{ path: 'w', message: `This file has ${maxVariantsPerFile} transformed variants already, the most it may have: ask for one of those` }]);
+  }
+  return renderVariant(ctx, media, variant, transform);
 }
 
 async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
