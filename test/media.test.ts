@@ -108,6 +108,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     it('names what is wrong with the parts', async () => {
       const bytes = await testImage(4, 4);
       expect(issuePaths(await upload(t, { alt: 'no file' }))).toEqual(['file']);
+      expect(issuePaths(await upload(t, { file: { bytes: new Uint8Array(0), filename: 'empty.txt' } }))).toEqual(['file']);
       expect(issuePaths(await upload(t, { file: { bytes, filename: 'a.jpg' }, title: 'x' }))).toEqual(['title']);
       expect(issuePaths(await upload(t, { file: { bytes, filename: 'a.jpg' }, alt: 'x'.repeat(1001) }))).toEqual(['alt']);
       expectError(await t.request('POST', `${api}/media/upload`, { token: t.adminToken, body: { file: 'x' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');

@@ -7,6 +7,16 @@ export interface ByteRange {
 }
 
 /**
+ * A `Content-Disposition` value with the file name in RFC 8187 form, which any name survives: every
+ * byte outside RFC 8187's attr-char is percent-encoded (encodeURIComponent leaves `'()*` as they are).
+ */
+export function contentDisposition(disposition: 'inline' | 'attachment', filename: string | undefined): string {
+  if (!filename) return disposition;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename*=UTF-8''${encoded}`;
+}
+
+/**
  * What an operation returns for a file: its bytes on demand and what a client may cache it by. The
  * HTTP adapter answers conditional and range requests from it (200, 206, 304, 416), so operations
  * never see `Range` or `If-None-Match`.

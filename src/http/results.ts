@@ -4,7 +4,7 @@ import type { Context as HonoContext } from 'hono';
 import parseRange from 'range-parser';
 import { AppError } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
-import type { ByteSource } from '../core/results.ts';
+import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { errorBody } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
 import type { ResultSpec } from './route.ts';
@@ -47,9 +47,7 @@ async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheContro
   if (source.redirect !== undefined) return reply(c, 302, null, { location: source.redirect, 'cache-control': 'no-store' });
   const headers: Record<string, string> = { ...extraHeaders, 'cache-control': cacheControl, 'accept-ranges': 'bytes', 'content-type': source.contentType };
   if (source.etag !== undefined) headers.etag = `"${source.etag}"`;
-  if (source.disposition !== undefined) {
-    headers['content-disposition'] = source.filename ? `${source.disposition}; filename*=UTF-8''${encodeURIComponent(source.filename)}` : source.disposition;
-  }
+  if (source.disposition !== undefined) headers['content-disposition'] = contentDisposition(source.disposition, source.filename);
   const ifNoneMatch = requestHeader(c, 'if-none-match');
   if (ifNoneMatch !== undefined && headers.etag !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: headers.etag })) {
     return reply(c, 304, null, headers);

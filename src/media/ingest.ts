@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
+import { validationError } from '../core/errors.ts';
 import { detectType, headBytes, imageDimensions, isAllowedType, isRasterImage, typeNotAllowed, type Dimensions } from './inspect.ts';
 import type { MediaStorage } from './storage/types.ts';
 import { updateMedia, type MediaRow } from './store.ts';
@@ -25,6 +26,7 @@ export interface StoredFile {
 export async function ingestFile(ctx: Pick<Context, 'storage' | 'config'>, source: AsyncIterable<Buffer>, options: { key: string; claimedType: string }): Promise<StoredFile> {
   const iterator = source[Symbol.asyncIterator]();
   const { head, done } = await readHead(iterator);
+  if (done && head.length === 0) throw validationError([{ path: 'file', message: 'The file is empty' }]);
   const mimeType = await detectType(head, options.claimedType);
   if (!isAllowedType(mimeType, ctx.config.media.allowedTypes)) {
     // The rest is never read: the request's body is left to the adapter.

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { notFound } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
-import type { ByteSource } from '../core/results.ts';
+import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { dispositionOf } from './inspect.ts';
 import { storageKeyProblem } from './keys.ts';
 import { completeArrivedFile } from './ingest.ts';
@@ -41,7 +41,7 @@ async function fileSource(ctx: AuthorizedContext, key: string, file: { contentTy
   const redirect = await ctx.storage.presignDownload(key, {
     expiresInSeconds: presignedGetSeconds,
     contentType: file.contentType,
-    disposition: `${disposition}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    disposition: contentDisposition(disposition, file.filename),
   });
   return { ...file, disposition, redirect, open: (range) => ctx.storage.read(key, range) };
 }
