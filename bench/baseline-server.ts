@@ -1,10 +1,20 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 /**
  * The baseline: a bare Hono JSON route served by the same runtime, loader and HTTP adapter as Folio,
- * so the ratio measures what Folio adds (middleware, auth, database, validation).
+ * so the ratio measures what Folio adds (middleware, auth, database, validation). `/static` is a bare
+ * static-file handler for the media benchmark: STATIC_FILE streamed from disk, stat'd per request as
+ * a static server does, sent the way Hono's serveStatic sends it on Node 22.
  */
 const app = new Hono();
 app.get('/', (c) => c.json({ success: true, data: { siteTitle: 'Folio', tagline: '', postsPerPage: 10 } }));
+app.get('/static', async (c) => {
+  const file = process.env.STATIC_FILE ?? '';
+  const { size } = await fs.promises.stat(file);
+  const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
+  return c.body(body, 200, { 'content-type': 'application/pdf', 'content-length': String(size) });
+});
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: '127.0.0.1' });

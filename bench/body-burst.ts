@@ -13,7 +13,7 @@ export interface BodyBurstFigures {
   peakRssMb: number;
 }
 
-function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
   return kb / 1024;

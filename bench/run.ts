@@ -18,6 +18,7 @@ import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
+import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { freePort, root, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const baselinePort = await freePort();
-    children.push(startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(baselinePort) }));
+    children.push(startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(baselinePort), STATIC_FILE: mediaStaticFile(workDir) }));
     const folioPort = await freePort();
     children.push(
       startProcess(['bin/folio.mjs', 'serve'], { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media') }),
@@ -120,6 +121,9 @@ async function main(): Promise<void> {
         `server RSS ${burst.rssBeforeMb.toFixed(0)} MB before, peak ${burst.peakRssMb.toFixed(0)} MB`,
     );
     saveResults({ bodyBurst: burst });
+    const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
+    printMedia(media);
+    saveResults({ media });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -1,0 +1,76 @@
+import http from 'node:http';
+
+/**
+ * Load with large answers. autocannon turns every answer into a string and appends it to the last
+ * (`req.body += data`), which for 5 MiB bodies caps it near 30 MB/s whatever the server: here each
+ * connection is a keep-alive socket whose answers Node's own parser reads and discards.
+ */
+export interface HttpLoad {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  megabytesPerSecond: number;
+}
+
+interface Sample {
+  seconds: number;
+  bytes: number;
+  latencies: number[];
+}
+
+/**
+ * `urls` loaded in turn, `rounds` times, for `seconds` in all each: on a machine whose load drifts,
+ * alternating spreads the drift over all of them instead of favouring whichever ran in the quiet.
+ */
+export async function alternatingLoads(urls: string[], connections: number, seconds: number, rounds = 3): Promise<HttpLoad[]> {
+  const samples: Sample[] = urls.map(() => ({ seconds: 0, bytes: 0, latencies: [] }));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, url] of urls.entries()) {
+      const sample = await load(url, connections, seconds / rounds);
+      const total = samples[index]!;
+      total.seconds += sample.seconds;
+      total.bytes += sample.bytes;
+      total.latencies.push(...sample.latencies);
+    }
+  }
+  return samples.map(summary);
+}
+
+async function load(url: string, connections: number, seconds: number): Promise<Sample> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let bytes = 0;
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const started = performance.now();
+      http
+        .get(url, { agent }, (response) => {
+          if (response.statusCode !== 200) reject(new Error(`${url} answered ${response.statusCode}`));
+          response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          response.on('error', reject);
+          response.on('end', () => {
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        })
+        .on('error', reject);
+    });
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) await get();
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return { seconds: (performance.now() - started) / 1000, bytes, latencies };
+}
+
+function summary({ seconds, bytes, latencies }: Sample): HttpLoad {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? NaN);
+  return { requestsPerSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99), megabytesPerSecond: bytes / 1e6 / seconds };
+}
