@@ -42,6 +42,8 @@ interface Scenario {
 }
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
+/** BENCH_ONLY=media measures the media figures alone (quicker, when working on media). */
+const mediaOnly = process.env.BENCH_ONLY === 'media';
 
 function scenarios(seeded: Seeded): Scenario[] {
   const entry = `/_cms/api/content/bench/${seeded.entryId}`;
@@ -99,28 +101,7 @@ async function main(): Promise<void> {
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 
-    const baseline = await measure(`http://127.0.0.1:${baselinePort}/`, {});
-    const rows = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, target: undefined as string | undefined, met: undefined as boolean | undefined }];
-    for (const scenario of scenarios(seeded)) {
-      const result = await measure(`http://127.0.0.1:${folioPort}${scenario.path}`, { ...scenario.headers, authorization: `Bearer ${token}` }, scenario);
-      const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
-      const target = scenario.target;
-      const met = target === undefined ? undefined : 'ratio' in target ? ratio >= target.ratio : result.requestsPerSecond >= target.requestsPerSecond;
-      rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
-    }
-    report(rows, databaseUrl);
-    const schema = await measureSchemaChanges(databaseUrl, Number(process.env.BENCH_SCHEMA_ENTRIES ?? 100_000));
-    console.log(
-      `\nSchema changes on ${schema.entries} entries: add a field ${schema.addFieldMs.toFixed(0)} ms, remove it ${schema.removeFieldMs.toFixed(0)} ms; ` +
-        `first page sorted by a field ${schema.sortedPageMs.toFixed(1)} ms; other fields intact: ${schema.otherFieldsIntact}`,
-    );
-    saveResults({ schemaChanges: schema });
-    const burst = await measureBodyBurst(databaseUrl, path.join(workDir, 'media'), token);
-    console.log(
-      `\nBody burst: ${burst.requests} parallel ${Math.round(burst.bodyBytes / 1024 / 1024)} MiB JSON bodies: answers ${JSON.stringify(burst.statuses)}; ` +
-        `server RSS ${burst.rssBeforeMb.toFixed(0)} MB before, peak ${burst.peakRssMb.toFixed(0)} MB`,
-    );
-    saveResults({ bodyBurst: burst });
+    if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);
     saveResults({ media });
@@ -128,6 +109,33 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** The request-path scenarios against the baseline, then schema changes and the body burst. */
+async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: string, baselinePort: number, folioPort: number): Promise<void> {
+  const token = seeded.token;
+  const baseline = await measure(`http://127.0.0.1:${baselinePort}/`, {});
+  const rows = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, target: undefined as string | undefined, met: undefined as boolean | undefined }];
+  for (const scenario of scenarios(seeded)) {
+    const result = await measure(`http://127.0.0.1:${folioPort}${scenario.path}`, { ...scenario.headers, authorization: `Bearer ${token}` }, scenario);
+    const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
+    const target = scenario.target;
+    const met = target === undefined ? undefined : 'ratio' in target ? ratio >= target.ratio : result.requestsPerSecond >= target.requestsPerSecond;
+    rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
+  }
+  report(rows, databaseUrl);
+  const schema = await measureSchemaChanges(databaseUrl, Number(process.env.BENCH_SCHEMA_ENTRIES ?? 100_000));
+  console.log(
+    `\nSchema changes on ${schema.entries} entries: add a field ${schema.addFieldMs.toFixed(0)} ms, remove it ${schema.removeFieldMs.toFixed(0)} ms; ` +
+      `first page sorted by a field ${schema.sortedPageMs.toFixed(1)} ms; other fields intact: ${schema.otherFieldsIntact}`,
+  );
+  saveResults({ schemaChanges: schema });
+  const burst = await measureBodyBurst(databaseUrl, path.join(workDir, 'media'), token);
+  console.log(
+    `\nBody burst: ${burst.requests} parallel ${Math.round(burst.bodyBytes / 1024 / 1024)} MiB JSON bodies: answers ${JSON.stringify(burst.statuses)}; ` +
+      `server RSS ${burst.rssBeforeMb.toFixed(0)} MB before, peak ${burst.peakRssMb.toFixed(0)} MB`,
+  );
+  saveResults({ bodyBurst: burst });
 }
 
 interface Seeded {

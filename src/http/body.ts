@@ -48,9 +48,15 @@ export function declaredLength(c: HonoContext): number | undefined {
   return Number(length);
 }
 
-/** The body as a Node stream: Node's own request when served by @hono/node-server, else the web body. */
+/**
+ * The body as a Node stream: Node's own request when served by @hono/node-server, else the web body.
+ * A request whose client hung up before the body is read (while the caller was authenticated, say)
+ * has already emitted its error, which a listener added now would never hear: its error is thrown
+ * here, as the one http/aborted.ts knows by identity.
+ */
 function bodyStream(c: HonoContext): Readable {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming?.errored) throw incoming.errored;
   if (incoming) return incoming;
   const body = c.req.raw.body;
   return body ? Readable.fromWeb(body as WebReadableStream) : Readable.from([]);

@@ -1,11 +1,20 @@
-import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Sharp } from 'sharp';
+import type SharpFactory from 'sharp';
+import type { Sharp } from 'sharp';
 import { AppError, validationError } from '../core/errors.ts';
 
 /**
  * What a file is, from its bytes (DECISIONS §4c: never only what a client says): its MIME type, its
  * dimensions when it is an image, and whether a browser may show it inline.
  */
+
+/**
+ * sharp (libvips) and file-type are loaded when first needed: together they hold some 40 MB that a
+ * process serving no upload and no transform never uses. Node keeps each module once, so later calls
+ * are a lookup.
+ */
+export async function loadSharp(): Promise<typeof SharpFactory> {
+  return (await import('sharp')).default;
+}
 
 /** How many leading bytes are kept to tell a file's type and read an image's header. */
 export const headBytes = 1024 * 1024;
@@ -33,6 +42,7 @@ const htmlHint = /<(?:!doctype\s+html|html|head|body|script|iframe|object|embed)
  * where bytes cannot tell (which text, which legacy Office file); a claim the bytes contradict loses.
  */
 export async function detectType(head: Uint8Array, claimed: string): Promise<string> {
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(head);
   if (detected && !xmlTypes.has(detected.mime)) {
     if (detected.mime === 'application/x-cfb' && cfbTypes.has(claimed)) return claimed;
@@ -93,6 +103,7 @@ export interface Dimensions {
  * the header lies past the head. A file whose bytes say image but whose header is unreadable is a 400.
  */
 export async function imageDimensions(head: Uint8Array, complete: boolean, whole: () => Promise<NodeJS.ReadableStream>): Promise<Dimensions> {
+  const sharp = await loadSharp();
   const fromHead = await readDimensions(sharp(head, { limitInputPixels: maxInputPixels }));
   if (fromHead) return fromHead;
   if (!complete) {

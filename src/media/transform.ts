@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import sharp from 'sharp';
 import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
 import { validationError } from '../core/errors.ts';
-import { isRasterImage, maxInputPixels } from './inspect.ts';
+import { isRasterImage, loadSharp, maxInputPixels } from './inspect.ts';
 import { derivedKey } from './keys.ts';
 import type { FileQuery, fitModes, transformFormats } from './schemas.ts';
 import * as store from './store.ts';
@@ -83,6 +82,7 @@ async function renderWithinLimit(ctx: Pick<Context, 'db' | 'storage' | 'clock'>,
 
 async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
   const key = derivedKey(media.id, variant);
+  const sharp = await loadSharp();
   const image = sharp({ limitInputPixels: maxInputPixels })
     .rotate()
     .resize({
