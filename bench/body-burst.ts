@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { freePort, startProcess, waitForHttp } from './process.ts';
+import { freePort, startFolio, waitForHttp } from './process.ts';
 
 /**
  * Issue 8: 40 parallel 10 MiB JSON bodies once took a server from 191 MB to over a gigabyte. A fresh
@@ -21,7 +21,7 @@ export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 export async function measureBodyBurst(databaseUrl: string, mediaDir: string, token: string, requests = 40, bodyBytes = 10 * 1024 * 1024): Promise<BodyBurstFigures> {
   const port = await freePort();
-  const server = startProcess(['bin/folio.mjs', 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: mediaDir });
+  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: mediaDir });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/_cms/api/health`);
     const pid = server.pid!;

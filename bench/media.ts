@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { residentMb } from './body-burst.ts';
 import { alternatingLoads, type HttpLoad } from './http-load.ts';
 import { makeDistinct, uploadFile, writeJpeg, writePdf } from './media-files.ts';
-import { freePort, startProcess, waitForHttp } from './process.ts';
+import { freePort, startFolio, waitForHttp } from './process.ts';
 
 /**
  * Issue 9's media figures, on a fresh Folio server with local storage in the bench's temp dir:
@@ -53,7 +53,7 @@ export async function measureMedia(options: MediaOptions): Promise<MediaFigures>
   const inputs = inputsDir(options.workDir);
   fs.mkdirSync(inputs, { recursive: true });
   const port = await freePort();
-  const server = startProcess(['bin/folio.mjs', 'serve'], {
+  const server = startFolio({
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: options.databaseUrl,

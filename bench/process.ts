@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -11,6 +12,17 @@ export function startProcess(args: string[], env: Record<string, string>): Child
     if (code !== null && code !== 0) console.error(`${args.join(' ')} exited with ${code ?? signal}`);
   });
   return child;
+}
+
+/** The V8 flags of bin/folio.mjs's first line (`#!/usr/bin/env -S node …`), which `npm start` passes too. */
+export function folioNodeFlags(): string[] {
+  const shebang = fs.readFileSync(path.join(root, 'bin/folio.mjs'), 'utf8').split('\n', 1)[0]!;
+  return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean);
+}
+
+/** `folio serve` as `npm start` runs it. */
+export function startFolio(env: Record<string, string>): ChildProcess {
+  return startProcess([...folioNodeFlags(), 'bin/folio.mjs', 'serve'], env);
 }
 
 export function freePort(): Promise<number> {

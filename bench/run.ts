@@ -19,7 +19,7 @@ import { createEntry } from '../src/content/operations.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
-import { freePort, root, startProcess, waitForHttp } from './process.ts';
+import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 
 /**
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     children.push(startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(baselinePort), STATIC_FILE: mediaStaticFile(workDir) }));
     const folioPort = await freePort();
     children.push(
-      startProcess(['bin/folio.mjs', 'serve'], { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media') }),
+      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media') }),
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 

@@ -144,6 +144,13 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       });
     });
 
+    it('answers HEAD with the headers alone', async () => {
+      const head = await t.request('HEAD', new URL(item.url).pathname);
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(bytes.length));
+      expect(head.bytes.length).toBe(0);
+    });
+
     it('answers If-None-Match with 304 and Range with 206', async () => {
       const notModified = await getFile(t, item.url, { 'if-none-match': `"${item.contentHash}"` });
       expect(notModified.status).toBe(304);
