@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type ApiResponse, type TestApp } from './support/harness.ts';
+import { tinyPng, uploadMedia } from './support/media.ts';
 
 const ok = expectSuccess;
 const unknownId = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
@@ -364,9 +365,13 @@ const everyType = [
 describe('field values of every type', () => {
   let t: TestApp;
   let target: Entry;
+  let image: { id: string; url: string };
+  /** How reads show a value naming `image` (test/content-media.test.ts has the rest). */
+  const filledImage = () => ({ id: image.id, url: image.url, width: 4, height: 3, mimeType: 'image/png' });
   const post = (data: Record<string, unknown>) => t.request('POST', contentPath('kitchen'), { token: t.adminToken, body: { data } });
   beforeAll(async () => {
     t = await createTestApp();
+    image = await uploadMedia(t, await tinyPng());
     await createCollection(t, 'targets', [{ slug: 'title', type: 'string' }]);
     await createCollection(t, 'kitchen', [...everyType, { slug: 'big', type: 'integer' }, { slug: 'real', type: 'number' }]);
     await createCollection(t, 'strict', [
@@ -391,7 +396,7 @@ describe('field values of every type', () => {
       sel: 'green',
       multi: ['c', 'a'],
       rich: 'Hello **there**',
-      pic: unknownId,
+      pic: image.id,
       doc: 'https://example.com/files/report.pdf',
       ref: target.id,
       blob: { nested: [1, 'two', { three: true }, null], empty: {} },
@@ -415,7 +420,7 @@ describe('field values of every type', () => {
           ],
         },
       ],
-      pic: { id: unknownId },
+      pic: filledImage(),
       doc: { url: 'https://example.com/files/report.pdf' },
     });
     expect((await getEntry(t, 'kitchen', item.id)).data).toEqual(item.data);
@@ -437,7 +442,7 @@ describe('field values of every type', () => {
       ['when', '2026-01-31T23:30-05:00', '2026-02-01T04:30:00.000Z'],
       ['multi', [], []],
       ['multi', ['b'], ['b']],
-      ['pic', { id: unknownId, alt: 'A picture' }, { id: unknownId, alt: 'A picture' }],
+      ['pic', { id: image.id, alt: 'A picture' }, { ...filledImage(), alt: 'A picture' }],
       ['pic', '/uploads/a.png', { url: '/uploads/a.png' }],
       ['doc', { url: 'http://example.com/a.zip' }, { url: 'http://example.com/a.zip' }],
       ['blob', [], []],

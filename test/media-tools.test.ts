@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
-import { api, startTestStorage, storageBackends, testImage, uploadItem, type TestStorage } from './support/media.ts';
+import { api, startTestStorage, storageBackends, testImage, uploadMedia, type TestStorage } from './support/media.ts';
 
 /** The four media tools of mcp.md, over the same operations as REST, on each storage backend. */
 describe.each(storageBackends)('media tools on %s storage', (backend) => {
@@ -13,10 +13,10 @@ describe.each(storageBackends)('media tools on %s storage', (backend) => {
     t = await createTestApp(storage.env);
     images = [];
     for (let index = 0; index < 3; index += 1) {
-      images.push(await uploadItem(t, await testImage(20 + index, 10, 'png'), `tool-${index}.png`, 'image/png'));
+      images.push(await uploadMedia(t, await testImage(20 + index, 10, 'png'), { filename: `tool-${index}.png`, type: 'image/png' }));
       t.clock.advance(1000);
     }
-    await uploadItem(t, new TextEncoder().encode('a note'), 'note.txt', 'text/plain');
+    await uploadMedia(t, new TextEncoder().encode('a note'), { filename: 'note.txt', type: 'text/plain' });
     readerToken = (await t.userWithToken(10, ['media:read'])).token;
   });
   afterAll(async () => {
@@ -72,7 +72,7 @@ describe.each(storageBackends)('media tools on %s storage', (backend) => {
   });
 
   it('media_delete removes the item and its file', async () => {
-    const doomed = await uploadItem(t, await testImage(9, 9), 'doomed.jpg');
+    const doomed = await uploadMedia(t, await testImage(9, 9), { filename: 'doomed.jpg' });
     expect(await data('media_delete', { id: doomed.id })).toEqual({ success: true, id: doomed.id });
     expect(await failure('media_get', { id: doomed.id })).toMatch(/^NOT_FOUND: /);
     expect((await storage.keys()).filter((key) => key.endsWith('doomed.jpg'))).toEqual([]);

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
-import { api, getFile, sha256, startTestStorage, storageBackends, testImage, upload, uploadItem, type TestStorage } from './support/media.ts';
+import { api, getFile, sha256, startTestStorage, storageBackends, testImage, upload, uploadMedia, type TestStorage } from './support/media.ts';
 
 /** Records, uploads and file serving, on each storage backend and each database. */
 describe.each(storageBackends)('media on %s storage', (backend) => {
@@ -47,7 +47,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
 
     it('stores the same bytes once: a second upload answers 200 with the existing record', async () => {
       const bytes = await testImage(32, 32, 'png');
-      const first = await uploadItem(t, bytes, 'one.png', 'image/png');
+      const first = await uploadMedia(t, bytes, { filename: 'one.png', type: 'image/png' });
       const before = await storage.keys();
       const second = await upload(t, { file: { bytes, filename: 'two.png', type: 'image/png' } });
       expect(second.status).toBe(200);
@@ -57,10 +57,10 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
 
     it('takes the type from the bytes, not from the claim', async () => {
       const png = await testImage(8, 6, 'png');
-      const claimedText = await uploadItem(t, png, 'notes.txt', 'text/plain');
+      const claimedText = await uploadMedia(t, png, { filename: 'notes.txt', type: 'text/plain' });
       expect(claimedText).toMatchObject({ mimeType: 'image/png', width: 8, height: 6 });
       const text = new TextEncoder().encode('just some words, not a picture\n');
-      const claimedPng = await uploadItem(t, text, 'fake.png', 'image/png');
+      const claimedPng = await uploadMedia(t, text, { filename: 'fake.png', type: 'image/png' });
       expect(claimedPng).toMatchObject({ mimeType: 'text/plain', width: null, height: null });
     });
 
@@ -126,7 +126,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     let bytes: Buffer;
     beforeAll(async () => {
       bytes = await testImage(300, 200);
-      item = await uploadItem(t, bytes, 'served.jpg');
+      item = await uploadMedia(t, bytes, { filename: 'served.jpg' });
     });
 
     it('serves the file publicly with immutable caching, its ETag and nosniff', async () => {
@@ -165,7 +165,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
 
     it('serves what a browser could run script from as an attachment', async () => {
       const svg = new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
-      const svgItem = await uploadItem(t, svg, 'logo.svg', 'image/svg+xml');
+      const svgItem = await uploadMedia(t, svg, { filename: 'logo.svg', type: 'image/svg+xml' });
       expect(svgItem.mimeType).toBe('image/svg+xml');
       const file = await getFile(t, svgItem.url);
       expect(file.headers.get('content-type')).toBe('image/svg+xml');
@@ -189,10 +189,10 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       try {
         const ids: string[] = [];
         for (let index = 0; index < 3; index += 1) {
-          ids.push((await uploadItem(t2, await testImage(10 + index, 10, 'png'), `p${index}.png`, 'image/png')).id);
+          ids.push((await uploadMedia(t2, await testImage(10 + index, 10, 'png'), { filename: `p${index}.png`, type: 'image/png' })).id);
           t2.clock.advance(1000);
         }
-        ids.push((await uploadItem(t2, new TextEncoder().encode('plain words'), 'words.txt', 'text/plain')).id);
+        ids.push((await uploadMedia(t2, new TextEncoder().encode('plain words'), { filename: 'words.txt', type: 'text/plain' })).id);
         const all = expectSuccess(await t2.request('GET', `${api}/media`, { token: t2.adminToken }));
         expect(all.items.map((item: { id: string }) => item.id)).toEqual([...ids].reverse());
         expect(all.nextCursor).toBeUndefined();
@@ -215,7 +215,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
 
     it('changes alt, caption and dimensions, and nothing else', async () => {
-      const item = await uploadItem(t, await testImage(20, 10), 'describe.jpg');
+      const item = await uploadMedia(t, await testImage(20, 10), { filename: 'describe.jpg' });
       const updated = expectSuccess(await t.request('PUT', `${api}/media/${item.id}`, { token: writerToken, body: { alt: 'Alt', caption: 'Cap', width: 40, height: 20 } })).item;
       expect(updated).toMatchObject({ ...item, alt: 'Alt', caption: 'Cap', width: 40, height: 20, updatedAt: expect.any(String) });
       const cleared = expectSuccess(await t.request('PUT', `${api}/media/${item.id}`, { token: writerToken, body: { alt: null } })).item;
@@ -228,7 +228,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
 
     it('deletes the record, its file and its derived images', async () => {
-      const item = await uploadItem(t, await testImage(200, 100), 'doomed.jpg');
+      const item = await uploadMedia(t, await testImage(200, 100), { filename: 'doomed.jpg' });
       expect((await getFile(t, `${item.url}?w=50`)).status).toBe(200);
       const ownKeys = async () => (await storage.keys()).filter((key) => key === item.storageKey || key.startsWith(`_derived/${item.id}/`));
       expect(await ownKeys()).toHaveLength(2);
@@ -240,7 +240,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
 
     it('needs a token (401) and the scope (403) for every record endpoint', async () => {
-      const item = await uploadItem(t, await testImage(4, 4, 'webp'), 'guard.webp', 'image/webp');
+      const item = await uploadMedia(t, await testImage(4, 4, 'webp'), { filename: 'guard.webp', type: 'image/webp' });
       const noScope = (await t.userWithToken(40, ['content:read'])).token;
       const reads: [string, string][] = [['GET', `${api}/media`], ['GET', `${api}/media/${item.id}`]];
       const writes: [string, string, unknown][] = [
@@ -260,7 +260,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
 
     it('lets the public read records while publicRead is on', async () => {
-      const item = await uploadItem(t, await testImage(5, 5, 'png'), 'public.png', 'image/png');
+      const item = await uploadMedia(t, await testImage(5, 5, 'png'), { filename: 'public.png', type: 'image/png' });
       expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { publicRead: true } }));
       try {
         expect(expectSuccess(await t.request('GET', `${api}/media/${item.id}`)).item.id).toBe(item.id);
@@ -276,7 +276,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       const t2 = await createTestApp({ ...storage.env, S3_PUBLIC_URL: 'https://cdn.example.com/media', S3_SERVE: 'redirect' });
       try {
         const bytes = await testImage(12, 12);
-        const item = await uploadItem(t2, bytes, 'cdn.jpg');
+        const item = await uploadMedia(t2, bytes, { filename: 'cdn.jpg' });
         expect(item.url).toBe(`https://cdn.example.com/media/${item.storageKey}`);
         const response = await t2.request('GET', `${api}/media/file/${item.storageKey}`);
         expect(response.status).toBe(302);
@@ -295,7 +295,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
   describe('image transforms', () => {
     let item: { id: string; url: string };
     beforeAll(async () => {
-      item = await uploadItem(t, await testImage(1200, 800), 'large.jpg');
+      item = await uploadMedia(t, await testImage(1200, 800), { filename: 'large.jpg' });
     });
 
     it('resizes and converts, then serves the stored derivative', async () => {
@@ -321,7 +321,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
     });
 
     it('stores at most 64 variants of one file, then refuses new ones and still serves the old', async () => {
-      const small = await uploadItem(t, await testImage(80, 60), 'many.jpg');
+      const small = await uploadMedia(t, await testImage(80, 60), { filename: 'many.jpg' });
       for (let width = 1; width <= 64; width += 1) expect((await getFile(t, `${small.url}?w=${width}`)).status).toBe(200);
       expect(issuePaths(await getFile(t, `${small.url}?w=65`))).toEqual(['w']);
       expect((await getFile(t, `${small.url}?w=7`)).status).toBe(200);
@@ -331,7 +331,7 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       for (const query of ['w=0', 'w=4097', 'h=-1', 'w=abc', 'w=1.5', 'q=0', 'q=101', 'fit=fill', 'format=gif']) {
         expectError(await getFile(t, `${item.url}?${query}`), 400, 'VALIDATION_ERROR');
       }
-      const text = await uploadItem(t, new TextEncoder().encode('words and words'), 'words.txt', 'text/plain');
+      const text = await uploadMedia(t, new TextEncoder().encode('words and words'), { filename: 'words.txt', type: 'text/plain' });
       expectError(await getFile(t, `${text.url}?w=100`), 400, 'VALIDATION_ERROR');
     });
   });

@@ -122,9 +122,13 @@ const article: Collections['article'] = {
   data: {
     title: 'Hello', views: 3, mood: ${JSON.stringify(awkwardOptions[1])}, tags: ['a'], body_text: null,
     content: ${content}, hero: ${normalized('image', '/media/file/a.png')}, extra: { any: ['thing'] },
+    attachment: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', url: 'https://cms.example.com/a.pdf', width: null, height: null, mimeType: 'application/pdf' },
   },
 };
-export const checked: Article = article;`;
+export const checked: Article = article;
+// The other shapes a read gives a media value: an image from the library, one deleted since.
+export const image: MediaReference = { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', url: 'https://cms.example.com/a.png', alt: '', width: 4, height: 3, mimeType: 'image/png' };
+export const missing: MediaReference = { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', alt: 'Gone', missing: true };`;
     expect(diagnosticsOf(generated + snippet)).toEqual([]);
   });
 
@@ -134,6 +138,8 @@ export const checked: Article = article;`;
     ['a missing required field', "title: 'x', mood: 'draft'"],
     ['an unknown field', "title: 'x', views: 1, mood: 'draft', nope: 1"],
     ['a tag outside the options', "title: 'x', views: 1, mood: 'draft', tags: ['z']"],
+    ['a missing media item with dimensions', "title: 'x', views: 1, mood: 'draft', hero: { id: 'x', missing: true, width: 4 }"],
+    ['a library item without its type', "title: 'x', views: 1, mood: 'draft', hero: { id: 'x', url: 'u', width: 4, height: 3 }"],
   ])('refuses %s', (_case, data) => {
     expect(diagnosticsOf(`${generated}\nexport const wrong: ArticleData = { ${data} };`)).not.toEqual([]);
   });

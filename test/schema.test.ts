@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, expectSuccess, issuePaths, type ApiResponse, type TestApp } from './support/harness.ts';
+import { tinyPng, uploadMedia } from './support/media.ts';
 import { typeScriptDiagnostics } from './support/typescript.ts';
 
 const api = '/_cms/api';
@@ -291,7 +292,7 @@ describe('fields', () => {
       tags: ['a', 'c'],
       body: [{ _type: 'block', _key: 'k1', style: 'normal', markDefs: [], children: [{ _type: 'span', _key: 's1', text: 'Hi', marks: [] }] }],
       hero: { url: '/media/file/soup.png', alt: 'Soup' },
-      attachment: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' },
+      attachment: { url: '/media/file/recipe.pdf', alt: 'Recipe' },
       related: target.id,
       extra: { nested: [1, 'two', null] },
       permalink: 'hot-soup',
@@ -470,15 +471,22 @@ describe('fields', () => {
       [{ type: 'reference', options: { collection: 'target' } }, 'string', 'TARGET', { options: {} }],
       [{ type: 'integer', validation: { min: 0 } }, 'number', 41, { validation: { min: 0 } }],
       [{ type: 'image' }, 'file', { url: '/media/file/x.png', alt: 'X' }],
-      [{ type: 'file' }, 'json', { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }],
+      [{ type: 'file' }, 'json', 'MEDIA'],
       [{ type: 'multiSelect', validation: { options: ['a', 'b'] } }, 'json', ['a', 'b'], { validation: {} }],
       [{ type: 'portableText' }, 'json', [{ _type: 'code', _key: 'c1', code: 'x' }]],
     ];
 
+    /** A value as given, or made now for the placeholders: an entry to reference, a media item. */
+    async function madeValue(given: unknown): Promise<unknown> {
+      if (given === 'TARGET') return (await c.entry('target', {})).id;
+      if (given === 'MEDIA') return { id: (await uploadMedia(t, await tinyPng())).id };
+      return given;
+    }
+
     it.each(allowed)('allows %o → %s, keeping stored values', async (from, to, given, after) => {
       const name = `c_${String(from.type).toLowerCase()}_${to.toLowerCase()}`;
       await c.collection(name);
-      const value = given === 'TARGET' ? (await c.entry('target', {})).id : given;
+      const value = await madeValue(given);
       const field = await c.field(name, { slug: 'value', label: 'Value', ...from });
       const entry = await c.entry(name, { value });
       const empty = await c.entry(name, {});

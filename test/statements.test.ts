@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { roles } from '../src/core/roles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { distinctPng, uploadMedia } from './support/media.ts';
 
 const api = '/_cms/api';
 
@@ -9,6 +10,7 @@ const api = '/_cms/api';
 describe('SQL statements per request', () => {
   let t: TestApp;
   let firstId: string;
+  let firstPhotoId: string;
   beforeAll(async () => {
     t = await createTestApp();
     const admin = { token: t.adminToken };
@@ -29,6 +31,17 @@ describe('SQL statements per request', () => {
       const data = { title: `Book ${index}`, pages: index, summary: 'Some *text*', tags: ['a'], author, extra: { index } };
       const created = await t.request('POST', `${api}/content/books`, { ...admin, body: { data, status: index % 2 ? 'published' : 'draft' } });
       firstId ??= created.body.data.item.id;
+    }
+    // The same shape with two image fields naming media items, to count what filling them in costs.
+    expect((await t.request('POST', `${api}/schema/collections`, { ...admin, body: { slug: 'photos', label: 'Photos' } })).status).toBe(201);
+    for (const body of [...fields, { slug: 'front', label: 'Front', type: 'image' }, { slug: 'back', label: 'Back', type: 'image' }]) {
+      expect((await t.request('POST', `${api}/schema/collections/photos/fields`, { ...admin, body })).status).toBe(201);
+    }
+    const media = await Promise.all(Array.from({ length: 10 }, async (_, index) => (await uploadMedia(t, await distinctPng(index))).id as string));
+    for (let index = 0; index < 60; index++) {
+      const data = { title: `Photo ${index}`, pages: index, front: media[index % 10], back: { id: media[(index + 3) % 10], alt: 'Back' } };
+      const created = await t.request('POST', `${api}/content/photos`, { ...admin, body: { data, status: index % 2 ? 'published' : 'draft' } });
+      firstPhotoId ??= created.body.data.item.id;
     }
     // One request first, so the once-a-minute "last used" write of the token is out of the way.
     expectSuccess(await t.request('GET', `${api}/content/books/${firstId}`, admin));
@@ -53,6 +66,20 @@ describe('SQL statements per request', () => {
     const large = await statementsOf(`${api}/content/books?limit=50&orderBy=pages`);
     expect(large.length, large.join('\n')).toBe(small.length);
     expect(large.length).toBeLessThanOrEqual(3);
+  });
+
+  it('fills in the media of a whole page (50 entries, two image fields each) with exactly one more statement', async () => {
+    const books = await statementsOf(`${api}/content/books?limit=50&orderBy=pages`);
+    const photos = await statementsOf(`${api}/content/photos?limit=50&orderBy=pages`);
+    expect(photos.length, photos.join('\n')).toBe(books.length + 1);
+    expect(photos.filter((statement) => /from "media"/.test(statement))).toHaveLength(1);
+    expect((await statementsOf(`${api}/content/photos?limit=2&orderBy=pages`)).length).toBe(photos.length);
+  });
+
+  it('gets an entry naming media in at most 4 statements (one for its media)', async () => {
+    const statements = await statementsOf(`${api}/content/photos/${firstPhotoId}`);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(4);
+    expect(statements.filter((statement) => /from "media"/.test(statement))).toHaveLength(1);
   });
 
   /** The plan of `query` as text. PostgreSQL is asked for one without sorts or full scans: one exists only if an index gives the order. */

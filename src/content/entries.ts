@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
+import type { Db } from '../db/connection.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { FieldDefinition } from '../schema/types.ts';
 import { fromColumnValue, responseColumnValue, toColumnValue } from './field-values.ts';
+import { fillMediaValues, type MediaLinks } from './media-values.ts';
 import type { EntrySchema } from './schemas.ts';
 import type { EntryRow } from './store.ts';
 
@@ -66,6 +68,21 @@ export function toEntry(collection: LoadedCollection, row: EntryRow, view: View)
   if (!reader && row._scheduled_at !== null) entry.scheduledAt = row._scheduled_at;
   if (row._deleted_at !== null) entry.deletedAt = row._deleted_at;
   return entry;
+}
+
+/**
+ * Entries about to go out, their image and file values filled in from the media library
+ * (media-values.ts): one lookup for all of them, in both their versions.
+ */
+export async function withMedia(ctx: MediaLinks, db: Db, collection: LoadedCollection, entries: Entry[]): Promise<Entry[]> {
+  await fillMediaValues(ctx, db, collection.fields, entries.flatMap((entry) => (entry.liveData ? [entry.data, entry.liveData] : [entry.data])));
+  return entries;
+}
+
+/** One entry as a response shows it. */
+export async function entryItem(ctx: MediaLinks, db: Db, collection: LoadedCollection, row: EntryRow, view: View): Promise<{ item: Entry }> {
+  const [item] = await withMedia(ctx, db, collection, [toEntry(collection, row, view)]);
+  return { item: item! };
 }
 
 /** `_rev`: opaque to clients; it names the entry and the save it was read at. */

@@ -4,7 +4,6 @@ import type { ColumnKind, SortKind } from '../db/entry-tables.ts';
 import { sortableFieldTypes, type FieldDefinition, type FieldType, type FieldValidation } from '../schema/types.ts';
 import { compilePattern, patternValueMaxLength } from './patterns.ts';
 import { normalizePortableText } from './portable-text.ts';
-import type { MediaReference } from './value-types.ts';
 
 /**
  * Entry field values: checking them against their field's type and rules, and converting them to and
@@ -21,6 +20,16 @@ export interface ReferenceToCheck {
   field: string;
   collection: string;
   id: string;
+}
+
+/**
+ * An image or file value as stored, the shape every input form is normalized to. At least one of `id`
+ * and `url` is present; reads fill in the rest from the media item (media-values.ts, decisions/0014).
+ */
+export interface StoredMediaReference {
+  id?: string;
+  url?: string;
+  alt?: string;
 }
 
 const ulidPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -68,7 +77,7 @@ export const stringValueMaxLength = 500;
 
 /**
  * Checks one non-null value against its field and returns it normalized: date-times in canonical UTC,
- * Markdown converted to Portable Text, media strings as {@link MediaReference}.
+ * Markdown converted to Portable Text, media strings as {@link StoredMediaReference}.
  */
 export function checkFieldValue(field: FieldRules, value: unknown): ValueCheck {
   const { validation } = field;
@@ -174,6 +183,19 @@ export function referencesToCheck(fields: FieldDefinition[], values: Record<stri
     const id = values[field.slug];
     const collection = field.options.collection;
     return field.type === 'reference' && typeof id === 'string' && collection !== undefined ? [{ field: field.slug, collection, id }] : [];
+  });
+}
+
+/** Image and file fields: their values may name a media item. */
+export function isMediaField(field: Pick<FieldDefinition, 'type'>): boolean {
+  return field.type === 'image' || field.type === 'file';
+}
+
+/** The media ids among `values` that the caller must find in the media library before saving. */
+export function mediaToCheck(fields: FieldDefinition[], values: Record<string, unknown>): { field: string; id: string }[] {
+  return fields.flatMap((field) => {
+    const id = isMediaField(field) ? (values[field.slug] as StoredMediaReference | null | undefined)?.id : undefined;
+    return id === undefined ? [] : [{ field: field.slug, id }];
   });
 }
 
@@ -316,7 +338,7 @@ function checkMediaReference(value: unknown): ValueCheck {
   if (!isPlainObject(value)) return fail(mediaShape);
   const unknownKey = Object.keys(value).find((key) => key !== 'id' && key !== 'url' && key !== 'alt');
   if (unknownKey !== undefined) return fail(`Unknown key ${JSON.stringify(unknownKey)}: ${mediaShape}`);
-  const reference: MediaReference = {};
+  const reference: StoredMediaReference = {};
   const { id, url, alt } = value;
   if (id !== undefined && id !== null) {
     if (typeof id !== 'string' || !ulidPattern.test(id)) return fail('id must be a media id (a 26-character ULID)');

@@ -4,11 +4,12 @@ import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { inTransaction, type Transaction } from '../db/dialect.ts';
 import { requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { columnData, isLive, liveData, toColumns, toEntry, type Entry } from './entries.ts';
+import { columnData, entryItem, isLive, liveData, toColumns, type Entry } from './entries.ts';
 import { checkFieldValue, normalizeDateTime } from './field-values.ts';
+import { fillMediaValues } from './media-values.ts';
 import { loadEntry, viewOf } from './lookup.ts';
 import { contentEditorRead, contentRead, contentWrite } from './access.ts';
-import { danglingReferences, generateSlug, mapUniqueViolation } from './saving.ts';
+import { brokenReferences, generateSlug, mapUniqueViolation } from './saving.ts';
 import * as store from './store.ts';
 import { newEntryRow, statusChanges, writeEntry, type EntryWrite } from './write.ts';
 
@@ -22,12 +23,15 @@ type EntryItem = { item: Entry };
 
 /** One change of state through the write path, answered with the entry as it is afterwards. */
 async function change(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, write: EntryWrite): Promise<EntryItem> {
-  return { item: toEntry(collection, await writeEntry(ctx, db, collection, write), 'editor') };
+  return entryItem(ctx, db, collection, await writeEntry(ctx, db, collection, write), 'editor');
 }
 
-/** Makes the current draft the live version, with a revision of what went live: publish and the scheduler. */
-export async function publishRow(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow): Promise<EntryItem> {
-  return change(ctx, db, collection, { kind: 'published', row, changes: statusChanges('published', isoNow(ctx.clock)), revision: true });
+/**
+ * Makes the current draft the live version, with a revision of what went live: publish and the
+ * scheduler (which shows the entry to no one, so it gets the row, not the entry with its media).
+ */
+export async function publishRow(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow): Promise<store.EntryRow> {
+  return writeEntry(ctx, db, collection, { kind: 'published', row, changes: statusChanges('published', isoNow(ctx.clock)), revision: true });
 }
 
 function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {
@@ -43,7 +47,9 @@ function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transact
   });
 }
 
-export const publishEntry = entryOperation('content.publish', publishRow);
+export const publishEntry = entryOperation('content.publish', async (ctx, db, collection, row) =>
+  entryItem(ctx, db, collection, await publishRow(ctx, db, collection, row), 'editor'),
+);
 
 export const unpublishEntry = entryOperation('content.unpublish', (ctx, db, collection, row) =>
   change(ctx, db, collection, { kind: 'unpublished', row, changes: statusChanges('draft', isoNow(ctx.clock)) }),
@@ -66,7 +72,7 @@ export const scheduleEntry = defineOperation({
 
 /** A scheduled entry goes back to draft, or stays published when a live version exists; not scheduled: no change. */
 export const unscheduleEntry = entryOperation('content.unschedule', async (ctx, db, collection, row) => {
-  if (row._status !== 'scheduled') return { item: toEntry(collection, row, 'editor') };
+  if (row._status !== 'scheduled') return entryItem(ctx, db, collection, row, 'editor');
   return change(ctx, db, collection, { kind: 'unscheduled', row, changes: { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null } });
 });
 
@@ -74,7 +80,7 @@ export const unscheduleEntry = entryOperation('content.unschedule', async (ctx, 
 export const restoreEntry = entryOperation(
   'content.restore',
   async (ctx, db, collection, row) =>
-    row._deleted_at === null ? { item: toEntry(collection, row, 'editor') } : change(ctx, db, collection, { kind: 'restored', row, changes: { _deleted_at: null } }),
+    row._deleted_at === null ? entryItem(ctx, db, collection, row, 'editor') : change(ctx, db, collection, { kind: 'restored', row, changes: { _deleted_at: null } }),
   true,
 );
 
@@ -94,7 +100,7 @@ export const permanentlyDeleteEntry = defineOperation({
 /** Back to the last published version: the staged draft is dropped. */
 export const discardDraft = entryOperation('content.discardDraft', async (ctx, db, collection, row) => {
   if (!isLive(row)) throw validationError([{ path: 'id', message: 'The entry has no published version to go back to' }]);
-  if (row._live === null && row._status === 'published') return { item: toEntry(collection, row, 'editor') };
+  if (row._live === null && row._status === 'published') return entryItem(ctx, db, collection, row, 'editor');
   // The live values go back into the columns, where a unique value may have been taken meanwhile.
   const changes = { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null };
   return mapUniqueViolation(collection, () => change(ctx, db, collection, { kind: 'draftDiscarded', row, changes }));
@@ -117,8 +123,8 @@ export const duplicateEntry = defineOperation({
         const values = columnData(collection.fields, row);
         markCopy(collection, values);
         for (const field of collection.fields) if (field.unique) values[field.slug] = null;
-        // A reference whose entry is gone for good is not copied: the copy would be refused on its next save.
-        for (const { field } of await danglingReferences(db, collection, values)) values[field] = null;
+        // A reference whose entry or media item is not there is not copied: a create would refuse it.
+        for (const { field } of await brokenReferences(db, collection, values)) values[field] = null;
         const slug = await generateSlug(db, collection, values, row._locale);
         return change(ctx, db, collection, { kind: 'created', row: newEntryRow(ctx, collection, { slug, locale: row._locale, published: false, values }), revision: true });
       }),
@@ -143,7 +149,10 @@ export const compareEntry = defineOperation({
     const { collection, row } = await loadEntry(ctx, ctx.db, input);
     const draft = columnData(collection.fields, row);
     const published = isLive(row) ? liveData(collection.fields, row) : null;
-    return { published, draft, hasChanges: published === null || JSON.stringify(published) !== JSON.stringify(draft) };
+    // Compared as stored, before the media values are filled in.
+    const hasChanges = published === null || JSON.stringify(published) !== JSON.stringify(draft);
+    await fillMediaValues(ctx, ctx.db, collection.fields, published === null ? [draft] : [draft, published]);
+    return { published, draft, hasChanges };
   },
 });
 

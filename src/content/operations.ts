@@ -12,7 +12,7 @@ import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';
-import { columnData, decodeRev, isLive, liveData, toEntry, type Entry } from './entries.ts';
+import { columnData, decodeRev, entryItem, isLive, liveData, toEntry, withMedia, type Entry } from './entries.ts';
 import { sortKind, validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, sharedValues } from './saving.ts';
@@ -67,7 +67,9 @@ async function listPage(
       after = found;
     }
     const rows = await store.listEntries(ctx.db, collection.tableName, { key, direction: input.order, after, limit: input.limit, filters });
-    return toPage(rows, input.limit, (row) => encodeCursor([row._id]), (row) => toEntry(collection, row, view));
+    const page = toPage(rows, input.limit, (row) => encodeCursor([row._id]), (row) => toEntry(collection, row, view));
+    await withMedia(ctx, ctx.db, collection, page.items);
+    return page;
   });
 }
 
@@ -102,7 +104,7 @@ export const getEntry = defineOperation({
   access: contentRead,
   async run(ctx, input: EntryRef & { locale?: string }): Promise<EntryItem> {
     const { collection, row } = await readDuringSchemaChange(() => loadEntry(ctx, ctx.db, input));
-    return { item: toEntry(collection, row, viewOf(ctx)) };
+    return entryItem(ctx, ctx.db, collection, row, viewOf(ctx));
   },
 });
 
@@ -139,7 +141,7 @@ export const createEntry = defineOperation({
           // Published at once while its source has a staged draft, a translation goes live with the group's
           // live shared values; the draft ones wait in its columns, as on the source.
           if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)) });
-          return { item: toEntry(collection, await writeEntry(ctx, db, collection, { kind: 'created', row, revision: true }), 'editor') };
+          return entryItem(ctx, db, collection, await writeEntry(ctx, db, collection, { kind: 'created', row, revision: true }), 'editor');
         }),
       { slugGenerated: input.slug === undefined },
     );
@@ -173,7 +175,7 @@ export const updateEntry = defineOperation({
         if (problems.length > 0) throw validationError(problems);
         if (input.slug !== undefined && input.slug !== row._slug) await assertSlugFree(db, collection, input.slug, row._locale, row._id);
         const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, expectedVersion: expectedVersion ?? row._version });
-        return { item: toEntry(collection, saved, 'editor') };
+        return entryItem(ctx, db, collection, saved, 'editor');
       }),
     );
   },

@@ -2,13 +2,14 @@ import { AppError, validationError, type ValidationIssue } from '../core/errors.
 import { firstFreeSlug, isUrlSafeSlug, numberedSlug, slugify } from '../core/slugs.ts';
 import type { Db } from '../db/connection.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
+import { findMediaByIds } from '../media/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { View } from './entries.ts';
 import { portableTextToPlainText } from './portable-text.ts';
 import type { PortableTextBlock } from './value-types.ts';
 import { requireEntry } from './lookup.ts';
-import { referencesToCheck, toColumnValue } from './field-values.ts';
+import { mediaToCheck, referencesToCheck, toColumnValue } from './field-values.ts';
 import * as store from './store.ts';
 
 /**
@@ -16,7 +17,7 @@ import * as store from './store.ts';
  */
 const reservedEntrySlugs = new Set(['trash']);
 
-/** The checks that need the database: reference targets exist, unique values are free. One issue per field. */
+/** The checks that need the database: referenced entries and media exist, unique values are free. One issue per field. */
 export async function databaseIssues(
   db: Db,
   collection: LoadedCollection,
@@ -24,7 +25,7 @@ export async function databaseIssues(
   locale: string,
   exceptId?: string,
 ): Promise<ValidationIssue[]> {
-  const issues = (await danglingReferences(db, collection, values)).map(({ field, id, target }) => ({ path: `data.${field}`, message: `No entry ${id} in ${target}` }));
+  const issues = (await brokenReferences(db, collection, values)).map(({ field, message }) => ({ path: `data.${field}`, message }));
   for (const field of collection.fields) {
     const value = values[field.slug];
     if (!field.unique || value === null || value === undefined) continue;
@@ -35,8 +36,25 @@ export async function databaseIssues(
   return issues;
 }
 
+/** Fields among `values` naming an entry or a media item that is not there, each with why. */
+export async function brokenReferences(db: Db, collection: LoadedCollection, values: Record<string, unknown>): Promise<{ field: string; message: string }[]> {
+  const entries = (await danglingReferences(db, collection, values)).map(({ field, id, target }) => ({ field, message: `No entry ${id} in ${target}` }));
+  return [...entries, ...(await missingMedia(db, collection, values))];
+}
+
+/**
+ * Media ids among `values` that name no item of the media library: one query for every image and file
+ * field of the write, none when no value names an item (a URL-only value names none).
+ */
+async function missingMedia(db: Db, collection: LoadedCollection, values: Record<string, unknown>): Promise<{ field: string; message: string }[]> {
+  const wanted = mediaToCheck(collection.fields, values);
+  if (wanted.length === 0) return [];
+  const found = new Set((await findMediaByIds(db, [...new Set(wanted.map(({ id }) => id))])).map((item) => item.id));
+  return wanted.filter(({ id }) => !found.has(id)).map(({ field, id }) => ({ field, message: `No media item ${id}` }));
+}
+
 /** References among `values` whose entry does not exist (or is in the trash): one query per target collection. */
-export async function danglingReferences(db: Db, collection: LoadedCollection, values: Record<string, unknown>): Promise<{ field: string; id: string; target: string }[]> {
+async function danglingReferences(db: Db, collection: LoadedCollection, values: Record<string, unknown>): Promise<{ field: string; id: string; target: string }[]> {
   const byTarget = new Map<string, { field: string; id: string }[]>();
   for (const reference of referencesToCheck(collection.fields, values)) {
     const list = byTarget.get(reference.collection) ?? [];

@@ -7,13 +7,45 @@
 export type EntryStatus = 'draft' | 'published' | 'scheduled';
 
 /**
- * A media reference of an image or file field, the one shape they are stored and returned in (a bare
- * media id or URL given as input becomes `{id}` or `{url}`). At least one of `id` and `url` is present.
+ * The value of an image or file field as returned. It is stored as `{id?, url?, alt?}` (a bare media
+ * id or URL given as input becomes `{id}` or `{url}`); reads fill in the rest from the media library,
+ * so a site needs no second request. `alt` is the entry's own, else the media item's.
  */
-export interface MediaReference {
-  id?: string;
+export type MediaReference = LibraryMedia | MissingMedia | ExternalMedia;
+
+/** An item of the media library, as it is now. */
+export interface LibraryMedia {
+  id: string;
+  /** The file's current absolute URL. */
+  url: string;
+  alt?: string;
+  /** Pixels; null when the file is not an image. */
+  width: number | null;
+  height: number | null;
+  mimeType: string;
+  missing?: never;
+}
+
+/** A media item deleted since: the value as stored, kept so an editor can see what was there. */
+export interface MissingMedia {
+  id: string;
   url?: string;
   alt?: string;
+  width?: never;
+  height?: never;
+  mimeType?: never;
+  missing: true;
+}
+
+/** A file outside the media library, by URL. */
+export interface ExternalMedia {
+  id?: never;
+  url: string;
+  alt?: string;
+  width?: never;
+  height?: never;
+  mimeType?: never;
+  missing?: never;
 }
 
 /** Any keyed Portable Text object: a custom block, an inline object or a mark definition. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { notFound, validationError } from '../core/errors.ts';
 import { defineOperation } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
-import { toEntry, type Entry } from '../content/entries.ts';
+import { entryItem, type Entry } from '../content/entries.ts';
 import { contentEditorRead, contentWrite } from '../content/access.ts';
 import { loadEntry } from '../content/lookup.ts';
 import { databaseIssues, lockEntryForSave, mapUniqueViolation } from '../content/saving.ts';
@@ -79,7 +79,7 @@ export const restoreRevision = defineOperation({
         issues.push(...(await databaseIssues(db, collection, values, entry._locale, entry._id)));
         if (issues.length > 0) throw validationError(issues, `The revision no longer fits the collection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
         const saved = await saveValues(ctx, db, collection, entry, values);
-        return { item: toEntry(collection, saved, 'editor') };
+        return entryItem(ctx, db, collection, saved, 'editor');
       }),
     );
   },

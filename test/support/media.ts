@@ -66,11 +66,22 @@ export async function upload(t: TestApp, parts: Parameters<typeof multipart>[0],
   return t.request('POST', `${api}/media/upload`, { token: token ?? undefined, rawBody: body, headers: { 'content-type': contentType } });
 }
 
-/** Uploads `bytes` and returns the new item, asserting the 201. */
-export async function uploadItem(t: TestApp, bytes: Uint8Array, filename = 'picture.jpg', type = 'image/jpeg') {
-  const response = await upload(t, { file: { bytes, filename, type } });
+/** Uploads `bytes` (claimed as `type`, default image/png) and returns the new item, asserting the 201. */
+export async function uploadMedia(t: TestApp, bytes: Uint8Array, options: { filename?: string; type?: string; alt?: string } = {}) {
+  const file = { bytes, filename: options.filename ?? 'pixel.png', type: options.type ?? 'image/png' };
+  const response = await upload(t, options.alt === undefined ? { file } : { file, alt: options.alt });
   if (response.status !== 201) throw new Error(`upload: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data.item;
+}
+
+/** A tiny PNG; each colour gives other bytes, hence another item (uploads of the same bytes are one item). */
+export async function tinyPng(background = '#00f', width = 4, height = 3): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+}
+
+/** The nth of as many distinct tiny PNGs as a test needs. */
+export function distinctPng(index: number): Promise<Buffer> {
+  return tinyPng(`#${(index + 1).toString(16).padStart(6, '0')}`);
 }
 
 /** GET a file by its URL's path and query. */
