@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, expectSuccess, issuePaths, type ApiResponse, type TestApp } from './support/harness.ts';
+
+function expectCreated(response: ApiResponse) {
+  if (response.status !== 201) throw new Error(`expected 201, got ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data.item;
+}
 import { api, getFile, sha256, startTestStorage, storageBackends, testImage, type TestStorage } from './support/media.ts';
 
 /** Direct uploads (`POST /media/upload-url`, then the bytes, then `POST /media`), on each storage backend. */
@@ -97,6 +102,32 @@ describe.each(storageBackends)('direct uploads to %s storage', (backend) => {
     expect(issuePaths(await t.request('POST', `${api}/media/upload-url`, { token: t.adminToken, body: { filename: '', mimeType: 'image', size: 0 } }))).toEqual(['filename', 'mimeType', 'size']);
     expect(issuePaths(await register({ filename: 'a.jpg', mimeType: 'image/jpeg', size: -1, storageKey: 'a.jpg', extra: 1 }))).toEqual(['size', 'extra']);
   });
+
+  it('stops a direct upload at the size it announced, and a deleted item takes its upload URL with it', async () => {
+    const bytes = await testImage(40, 40);
+    const target = await uploadUrl({ filename: 'gone.jpg', mimeType: 'image/jpeg', size: bytes.length });
+    const item = expectCreated(await register({ filename: 'gone.jpg', mimeType: 'image/jpeg', size: bytes.length, storageKey: target.storageKey }));
+    expectSuccess(await t.request('DELETE', `${api}/media/${item.id}`, { token: t.adminToken }));
+    if (backend === 'local') expect(await send(target, bytes)).toBe(404);
+    const other = await uploadUrl({ filename: 'short.jpg', mimeType: 'image/jpeg', size: 100 });
+    if (backend === 'local') {
+      const chunked = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) });
+      const response = await t.request('PUT', new URL(other.uploadUrl).pathname, { rawBody: chunked, headers: other.headers });
+      expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+    }
+  });
+
+  if (backend === 's3') {
+    it('removes a registered record whose bytes, sent straight to S3, are not allowed', async () => {
+      const target = await uploadUrl({ filename: 'sneaky.png', mimeType: 'image/png', size: 60 });
+      const item = expectCreated(await register({ filename: 'sneaky.png', mimeType: 'image/png', size: 60, storageKey: target.storageKey }));
+      const html = new TextEncoder().encode(`<html><script>alert(1)</script>${' '.repeat(60 - 38)}</html>`.slice(0, 60));
+      expect(await send(target, html)).toBe(200);
+      expectError(await getFile(t, item.url), 404, 'NOT_FOUND');
+      expectError(await t.request('GET', `${api}/media/${item.id}`, { token: t.adminToken }), 404, 'NOT_FOUND');
+      expect((await storage.keys()).includes(target.storageKey)).toBe(false);
+    });
+  }
 
   if (backend === 'local') {
     describe('local upload URLs', () => {

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
+import { pngHeaderOnly } from './support/images.ts';
 import { api, getFile, sha256, startTestStorage, storageBackends, testImage, upload, uploadMedia, type TestStorage } from './support/media.ts';
 
 /** Records, uploads and file serving, on each storage backend and each database. */
@@ -75,6 +76,12 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       expect(await storage.keys()).toEqual(before);
     });
 
+    it('refuses an image of more pixels than transforms decode, reading only its header', async () => {
+      const before = await storage.keys();
+      expect(issuePaths(await upload(t, { file: { bytes: pngHeaderOnly(9000, 8000), filename: 'huge.png', type: 'image/png' } }))).toEqual(['file']);
+      expect(await storage.keys()).toEqual(before);
+    });
+
     it('refuses a corrupt image with 400 and stores nothing', async () => {
       const before = await storage.keys();
       const png = await testImage(16, 16, 'png');
@@ -87,6 +94,9 @@ describe.each(storageBackends)('media on %s storage', (backend) => {
       const before = await storage.keys();
       const big = Buffer.alloc(3 * 1024 * 1024, 1);
       expectError(await upload(t, { file: { bytes: big, filename: 'big.bin' } }), 413, 'PAYLOAD_TOO_LARGE');
+      // The body's framing has some room; the file itself may not pass the limit by a byte.
+      const justOver = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2 * 1024 * 1024 - 8, 0x41)]);
+      expectError(await upload(t, { file: { bytes: justOver, filename: 'over.pdf', type: 'application/pdf' } }), 413, 'PAYLOAD_TOO_LARGE');
       // Sent chunked, without a length: refused when the limit is passed.
       let sent = 0;
       const chunk = new Uint8Array(64 * 1024);

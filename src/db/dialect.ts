@@ -37,6 +37,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** True when an error is the engine's foreign-key violation (a row that points at one since deleted). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /**
  * Case-insensitive "contains" on a column, with the user's `%` and `_` matched literally. The escape
  * character is named explicitly: PostgreSQL defaults to backslash, SQLite has none.

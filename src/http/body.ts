@@ -172,14 +172,34 @@ export interface BytesBody {
   contentType: string | undefined;
 }
 
-/** The raw body, failing with 413 the moment it passes `limit` (a declared length over it is refused at once). */
+/**
+ * The raw body, failing with 413 the moment it passes `limit` (a declared length over it is refused
+ * at once). It starts flowing only when the operation takes `stream`: one that fails first leaves the
+ * body to Node, which discards it after the response. One that stops reading part-way (a type not
+ * allowed, the limit passed) has the rest drained, so the response can go out.
+ */
 export function readBytesBody(c: HonoContext, limit: number): BytesBody {
   const length = declaredLength(c);
   if (length !== undefined && length > limit) throw tooLarge(limit);
-  const counter = new ByteLimit(limit);
-  const source = bodyStream(c);
-  source.on('error', (error) => counter.destroy(error));
-  return { stream: source.pipe(counter), length, contentType: requestHeader(c, 'content-type') };
+  let stream: Readable | undefined;
+  const contentType = requestHeader(c, 'content-type');
+  return {
+    length,
+    contentType,
+    get stream() {
+      if (stream) return stream;
+      const source = bodyStream(c);
+      const counter = new ByteLimit(limit);
+      source.on('error', (error) => counter.destroy(error));
+      counter.on('close', () => {
+        if (source.readableEnded || source.destroyed) return;
+        source.unpipe(counter);
+        source.resume();
+      });
+      stream = source.pipe(counter);
+      return stream;
+    },
+  };
 }
 
 /** A multipart body, parsed as it streams in (busboy); nothing is buffered beyond a part's current chunk. */

@@ -54,6 +54,9 @@ async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheContro
   }
   const range = requestedRange(c, source, headers.etag);
   if (range === 'unsatisfiable') return reply(c, 416, null, { ...headers, 'content-range': `bytes */${source.size}` });
+  // A HEAD response has no body: a stream opened for it would never be read or closed (a file handle,
+  // an S3 connection), so nothing is opened.
+  if (c.req.method === 'HEAD') return reply(c, range ? 206 : 200, null, { ...headers, 'content-length': String(range ? range.end - range.start + 1 : source.size) });
   const stream = await source.open(range);
   const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
   if (!range) return reply(c, 200, body, { ...headers, 'content-length': String(source.size) });

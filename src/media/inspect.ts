@@ -98,21 +98,27 @@ export interface Dimensions {
   height: number;
 }
 
+/** sharp reads a streamed image whole into memory: a header is looked for past the head only in files up to this size. */
+const maxHeaderSearchBytes = 32 * 1024 * 1024;
+
 /**
- * An image's dimensions from its header. `head` is tried first; `whole` (the stored bytes) only when
- * the header lies past the head. A file whose bytes say image but whose header is unreadable is a 400.
+ * An image's dimensions from its header. `head` is tried first; `whole` (the stored bytes, `size` of
+ * them) only when the header lies past the head. A file whose bytes say image but whose header is
+ * unreadable is a 400, and so is one with more pixels than transforms decode (no variant could be made).
  */
-export async function imageDimensions(head: Uint8Array, complete: boolean, whole: () => Promise<NodeJS.ReadableStream>): Promise<Dimensions> {
+export async function imageDimensions(head: Uint8Array, size: number, whole: () => Promise<NodeJS.ReadableStream>): Promise<Dimensions> {
   const sharp = await loadSharp();
-  const fromHead = await readDimensions(sharp(head, { limitInputPixels: maxInputPixels }));
-  if (fromHead) return fromHead;
-  if (!complete) {
+  let dimensions = await readDimensions(sharp(head, { limitInputPixels: maxInputPixels }));
+  if (!dimensions && size > head.length && size <= maxHeaderSearchBytes) {
     const reader = sharp({ limitInputPixels: maxInputPixels });
     (await whole()).pipe(reader);
-    const fromWhole = await readDimensions(reader);
-    if (fromWhole) return fromWhole;
+    dimensions = await readDimensions(reader);
   }
-  throw validationError([{ path: 'file', message: 'The image is corrupt: its header cannot be read' }]);
+  if (!dimensions) throw validationError([{ path: 'file', message: 'The image is corrupt: its header cannot be read' }]);
+  if (dimensions.width * dimensions.height > maxInputPixels) {
+    throw validationError([{ path: 'file', message: `The image has ${dimensions.width} × ${dimensions.height} pixels; at most ${maxInputPixels / 1_000_000} megapixels are allowed` }]);
+  }
+  return dimensions;
 }
 
 async function readDimensions(image: Sharp): Promise<Dimensions | undefined> {

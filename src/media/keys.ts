@@ -25,9 +25,13 @@ export function newStorageKey(filename: string, now: Date): string {
   return `${month}/${randomBytes(16).toString('base64url')}-${safeName(filename)}`;
 }
 
-/** Where a derived image of a media item is kept. */
+/**
+ * Where a derived image of a media item is kept. Each rendering gets a key of its own, so two
+ * processes rendering the same variant never overwrite each other's bytes: the row recorded first
+ * names the object that is served, and the other is removed.
+ */
 export function derivedKey(mediaId: string, variant: string): string {
-  return `${derivedPrefix}${mediaId}/${variant}`;
+  return `${derivedPrefix}${mediaId}/${randomBytes(6).toString('base64url')}-${variant}`;
 }
 
 /** The file name reduced to key characters, lower case, at most 80 of them; `file` when nothing is left. */

@@ -67,7 +67,7 @@ export const deleteMedia = defineOperation({
       const row = await store.findMedia(db, input.id);
       if (!row) throw notFound(`Media ${input.id}`);
       const derived = await store.listDerivativeKeys(db, row.id);
-      await store.deleteMedia(db, row.id);
+      await store.deleteMedia(db, row.id, row.storage_key);
       return [row.storage_key, ...derived];
     });
     // After the commit: a failed delete must not leave a record whose file is gone.

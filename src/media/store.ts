@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { isUniqueViolation, startsWith } from '../db/dialect.ts';
+import { isForeignKeyViolation, isUniqueViolation, startsWith } from '../db/dialect.ts';
 import type { MediaDerivativesTable, MediaTable, MediaUploadGrantsTable } from '../db/types.ts';
 
 /** The SQL of the media library. */
@@ -52,8 +52,10 @@ export async function updateMedia(db: Db, id: string, changes: Partial<Omit<Medi
   return db.kysely.updateTable('media').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
-export async function deleteMedia(db: Db, id: string): Promise<void> {
+/** Removes the record, and any unused direct-upload grant of its key (its URL must not write there again). */
+export async function deleteMedia(db: Db, id: string, storageKey: string): Promise<void> {
   await db.kysely.deleteFrom('media').where('id', '=', id).execute();
+  await db.kysely.deleteFrom('media_upload_grants').where('storage_key', '=', storageKey).execute();
 }
 
 export async function findDerivative(db: Db, mediaId: string, variant: string): Promise<DerivativeRow | undefined> {
@@ -70,13 +72,22 @@ export async function listDerivativeKeys(db: Db, mediaId: string): Promise<strin
   return rows.map((row) => row.storage_key);
 }
 
-/** Records a derived image; another process that made the same one first keeps its row (same bytes). */
-export async function insertDerivative(db: Db, row: DerivativeRow): Promise<void> {
-  await db.kysely
-    .insertInto('media_derivatives')
-    .values(row)
-    .onConflict((conflict) => conflict.columns(['media_id', 'variant']).doNothing())
-    .execute();
+/**
+ * Records a derived image and answers the row that stands: this one, or the one another process
+ * recorded first. Undefined when the media item is gone (deleted while the image was made).
+ */
+export async function insertDerivative(db: Db, row: DerivativeRow): Promise<DerivativeRow | undefined> {
+  try {
+    await db.kysely
+      .insertInto('media_derivatives')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['media_id', 'variant']).doNothing())
+      .execute();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) return undefined;
+    throw error;
+  }
+  return findDerivative(db, row.media_id, row.variant);
 }
 
 export async function insertUploadGrant(db: Db, row: UploadGrantRow): Promise<void> {

@@ -3,7 +3,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
-import { validationError } from '../core/errors.ts';
+import { notFound, validationError } from '../core/errors.ts';
+import { Semaphore } from '../core/semaphore.ts';
 import { isRasterImage, loadSharp, maxInputPixels } from './inspect.ts';
 import { derivedKey } from './keys.ts';
 import type { FileQuery, fitModes, transformFormats } from './schemas.ts';
@@ -54,26 +55,41 @@ export function variantName(transform: ImageTransform): string {
 /**
  * Concurrent first requests for one variant in this process share one piece of work. This is not
  * state anyone reads: losing it costs only a second rendering, and another process rendering the
- * same variant writes the same bytes and finds the row there (insertDerivative ignores the clash).
+ * same variant stores its own object and then finds the first row (renderVariant).
  */
 const rendering = new Map<string, Promise<store.DerivativeRow>>();
+
+/**
+ * Renderings at once in this process. Transforms are public and libvips uses every core for one
+ * image, so more in parallel would only queue inside it while each holds its source in memory.
+ */
+const renderSlots = new Semaphore(2);
+
+/** sharp reads a streamed source whole into memory before it decodes: larger originals are not transformed. */
+export const maxTransformSourceBytes = 40 * 1024 * 1024;
 
 /** The stored variant of `media`, rendered and stored first when it is not there yet. */
 export async function derivedImage(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, transform: ImageTransform): Promise<store.DerivativeRow> {
   const variant = variantName(transform);
   const existing = await store.findDerivative(ctx.db, media.id, variant);
   if (existing) return existing;
+  if (media.size > maxTransformSourceBytes) {
+    throw validationError([{ path: 'w', message: `Only images up to ${maxTransformSourceBytes / 1024 / 1024} MiB are transformed; this one has ${media.size} bytes` }]);
+  }
   const flightKey = `${media.id}/${variant}`;
   let work = rendering.get(flightKey);
   if (!work) {
     // Set before anything is awaited, so a second request arriving meanwhile joins this one.
-    work = renderWithinLimit(ctx, media, variant, transform).finally(() => rendering.delete(flightKey));
+    work = renderSlots.run(() => renderWithinLimit(ctx, media, variant, transform)).finally(() => rendering.delete(flightKey));
     rendering.set(flightKey, work);
   }
   return work;
 }
 
+/** Counted once a slot is held, so at most the slots' number of renderings can pass the cap together. */
 async function renderWithinLimit(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
+  const existing = await store.findDerivative(ctx.db, media.id, variant);
+  if (existing) return existing;
   if ((await store.countDerivatives(ctx.db, media.id)) >= maxVariantsPerFile) {
     throw validationError([{ path: 'w', message: `This file has ${maxVariantsPerFile} transformed variants already, the most it may have: ask for one of those` }]);
   }
@@ -95,11 +111,12 @@ async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, med
     .toFormat(transform.format, { quality: transform.quality });
   const hashing = new HashingCounter();
   const source = await ctx.storage.read(media.storage_key);
-  source.on('error', (error) => image.destroy(error));
+  // A storage failure is Folio's (500); only what sharp cannot decode is the client's 400.
+  source.on('error', (error) => hashing.destroy(error));
   image.on('error', (error) => hashing.destroy(undecodable(error)));
   source.pipe(image).pipe(hashing);
   const { size } = await ctx.storage.write(key, hashing, { contentType: `image/${transform.format}` });
-  const row: store.DerivativeRow = {
+  const recorded = await store.insertDerivative(ctx.db, {
     media_id: media.id,
     variant,
     storage_key: key,
@@ -107,9 +124,10 @@ async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, med
     size,
     content_hash: hashing.digest(),
     created_at: isoNow(ctx.clock),
-  };
-  await store.insertDerivative(ctx.db, row);
-  return row;
+  });
+  if (recorded?.storage_key !== key) await ctx.storage.delete([key]);
+  if (!recorded) throw notFound('File');
+  return recorded;
 }
 
 /** A source that sharp cannot decode (corrupt past its header, too many pixels) is the client's 400. */

@@ -45,7 +45,7 @@ export const uploadMedia = defineOperation({
           fields[part.name] = part.value;
         } else if (part.name === 'file' && file === undefined) {
           filename = part.filename || 'file';
-          file = await ingestFile(ctx, part.stream, { key: newStorageKey(filename, ctx.clock.now()), claimedType: part.mimeType });
+          file = await ingestFile(ctx, part.stream, { key: newStorageKey(filename, ctx.clock.now()), claimedType: part.mimeType, maxBytes: ctx.config.media.uploadLimit });
         } else {
           part.stream.resume();
           throw validationError([{ path: part.name, message: part.name === 'file' ? 'Must be given once' : 'Unknown part: only file, alt and caption' }]);
@@ -142,7 +142,7 @@ export const receiveDirectUpload = defineOperation({
       if (input.body.length !== undefined && input.body.length !== grant.size) {
         throw validationError([{ path: 'body', message: `Must be the ${grant.size} bytes announced to POST /media/upload-url` }]);
       }
-      const file = await ingestFile(ctx, input.body.stream, { key: grant.storage_key, claimedType: grant.mime_type });
+      const file = await ingestFile(ctx, input.body.stream, { key: grant.storage_key, claimedType: grant.mime_type, maxBytes: grant.size });
       if (file.size !== grant.size) {
         await ctx.storage.delete([file.key]);
         throw validationError([{ path: 'body', message: `Must be the ${grant.size} bytes announced to POST /media/upload-url; got ${file.size}` }]);

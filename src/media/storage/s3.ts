@@ -85,11 +85,13 @@ export function s3Storage(config: S3Config): MediaStorage {
     },
     async presignUpload(key, { contentType, size, expiresInSeconds }) {
       checkKey(key);
-      // Content-Type and Content-Length are signed headers, so the URL takes only these bytes.
-      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: size });
-      // The presigner leaves Content-Type unsigned unless told to sign it.
-      const url = await getSignedUrl(client, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type']) });
-      return { url, method: 'PUT', headers: { 'content-type': contentType } };
+      // Content-Type and Content-Length are signed headers, so the URL takes only these bytes; and
+      // If-None-Match: * makes S3 refuse a second PUT, so bytes checked at registration cannot be
+      // replaced afterwards while the URL is still valid.
+      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: size, IfNoneMatch: '*' });
+      // The presigner leaves these headers unsigned unless told to sign them.
+      const url = await getSignedUrl(client, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type', 'if-none-match']) });
+      return { url, method: 'PUT', headers: { 'content-type': contentType, 'if-none-match': '*' } };
     },
     async presignDownload(key, { expiresInSeconds, contentType, disposition }) {
       checkKey(key);
