@@ -10,8 +10,8 @@ import { Hono } from 'hono';
  * The baseline: a bare Hono JSON route served by the same runtime, loader and HTTP adapter as Folio,
  * so the ratio measures what Folio adds (middleware, auth, database, validation). `/static` is a bare
  * static-file handler for the media benchmark: STATIC_FILE streamed from disk, stat'd per request as
- * a static server does, sent the way Hono's serveStatic sends it on Node 22. `/upload` is the least an
- * HTTP upload can cost here: the raw body streamed to a file beside STATIC_FILE, nothing parsed.
+ * a static server does, sent the way Hono's serveStatic sends it on Node 22. `/upload` is an upload
+ * with nothing but the HTTP path: the raw body piped to a file beside STATIC_FILE, nothing parsed.
  */
 const app = new Hono();
 app.get('/', (c) => c.json({ success: true, data: { siteTitle: 'Folio', tagline: '', postsPerPage: 10 } }));
