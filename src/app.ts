@@ -30,6 +30,7 @@ import type { EntryChangeListener } from './content/changes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
+import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { docsRoutes } from './system/docs-routes.ts';
@@ -39,7 +40,7 @@ import { userRoutes } from './users/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes];
 
 export interface AppDependencies {
   config: Config;

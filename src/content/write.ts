@@ -1,4 +1,5 @@
 import { isoNow } from '../core/clock.ts';
+import { deleteEntryTerms } from '../taxonomies/store.ts';
 import { AppError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
@@ -48,6 +49,7 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
     await store.deleteEntry(tx, table, entry._id);
     await deleteEntryRevisions(tx, entry._id);
     await clearSchedule(tx, entry._id);
+    await deleteEntryTerms(tx, entry._id);
     change = { kind: 'deleted', ...event, entry };
   } else {
     // Moving to the trash is not an edit: `updatedAt` keeps saying when the entry was last changed.

@@ -7,6 +7,7 @@ import * as content from './migrations/0002_content.ts';
 import { readerSortIndexes } from './migrations/0003_reader_sort_indexes.ts';
 import * as jobs from './migrations/0004_jobs.ts';
 import * as media from './migrations/0005_media.ts';
+import * as taxonomies from './migrations/0006_taxonomies.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -17,6 +18,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_reader_sort_indexes': readerSortIndexes(dialect),
     '0004_jobs': jobs,
     '0005_media': media,
+    '0006_taxonomies': taxonomies,
   };
 }
 

@@ -138,6 +138,41 @@ export interface MediaUploadGrantsTable {
   created_at: string;
 }
 
+/** Taxonomies (src/taxonomies/): definitions, the collections they apply to, terms and entries' terms. */
+export interface TaxonomiesTable {
+  id: string;
+  name: string;
+  label: string;
+  label_singular: string | null;
+  hierarchical: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaxonomyCollectionsTable {
+  taxonomy_id: string;
+  collection_id: string;
+}
+
+export interface TermsTable {
+  id: string;
+  taxonomy_id: string;
+  slug: string;
+  label: string;
+  parent_id: string | null;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntryTermsTable {
+  term_id: string;
+  taxonomy_id: string;
+  collection_id: string;
+  entry_id: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -149,4 +184,8 @@ export interface Database {
   media: MediaTable;
   media_derivatives: MediaDerivativesTable;
   media_upload_grants: MediaUploadGrantsTable;
+  taxonomies: TaxonomiesTable;
+  taxonomy_collections: TaxonomyCollectionsTable;
+  terms: TermsTable;
+  entry_terms: EntryTermsTable;
 }

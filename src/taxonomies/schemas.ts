@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { isUrlSafeSlug } from '../core/slugs.ts';
+import { pageQuery } from '../core/pagination.ts';
+
+/** A taxonomy's name: what WordPress calls it (`category`, `post_tag`, `genre`): a letter, then letters, digits, `_` and `-`. */
+const TaxonomyName = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z][a-z0-9_-]*$/, 'Must be a lower-case letter, then lower-case letters, digits, "_" or "-"')
+  .describe('Taxonomy name, e.g. category');
+const NameParam = z.string().min(1).max(200).describe('Taxonomy name');
+const Label = z.string().trim().min(1).max(200);
+const TermSlug = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine(isUrlSafeSlug, 'Must be URL-safe: lower-case letters, digits and "_", in words joined by single "-"')
+  .describe('URL-safe slug, unique in its taxonomy');
+const Description = z.string().max(5000).nullable();
+const TermId = z.string().min(1).max(64);
+
+export const TaxonomyParams = z.object({ name: NameParam });
+export const TermParams = z.object({ name: NameParam, slug: z.string().min(1).max(200).describe('Term slug') });
+export const EntryTermsParams = z.object({
+  collection: z.string().min(1).max(200).describe('Collection slug'),
+  id: z.string().min(1).max(200).describe('Entry id (ULID) or slug'),
+  taxonomy: NameParam,
+});
+
+const Collections = z.array(z.string().min(1).max(63)).max(100).describe('Slugs of the collections the taxonomy applies to');
+
+export const CreateTaxonomyBody = z.strictObject({
+  name: TaxonomyName,
+  label: Label.describe('Plural display name, e.g. Categories'),
+  labelSingular: Label.optional().describe('e.g. Category'),
+  hierarchical: z.boolean().default(false).describe('Terms may have a parent (categories); otherwise flat (tags)'),
+  collections: Collections.default([]),
+});
+
+export const UpdateTaxonomyBody = z.strictObject({
+  label: Label.optional(),
+  labelSingular: Label.nullable().optional(),
+  collections: Collections.optional(),
+});
+
+export const ListTermsQuery = z.object({ ...pageQuery(50) });
+
+export const CreateTermBody = z.strictObject({
+  slug: TermSlug,
+  label: Label,
+  parentId: TermId.nullable().optional().describe('The parent term, in hierarchical taxonomies'),
+  description: Description.optional(),
+});
+
+export const UpdateTermBody = z.strictObject({
+  slug: TermSlug.optional(),
+  label: Label.optional(),
+  parentId: TermId.nullable().optional().describe('A new parent; null makes it a top-level term'),
+  description: Description.optional(),
+});
+
+export const EntryTermsBody = z.strictObject({
+  termIds: z.array(TermId).max(1000).describe('Every term the entry has in this taxonomy; [] removes them all'),
+});
+
+export const TaxonomySchema = z
+  .object({
+    name: z.string(),
+    label: z.string(),
+    labelSingular: z.string().nullable(),
+    hierarchical: z.boolean(),
+    collections: z.array(z.string()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Taxonomy' });
+
+export const TermSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    label: z.string(),
+    parentId: z.string().nullable(),
+    description: z.string().nullable(),
+    count: z.number().describe('How many entries have the term'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Term' });
+
+export type Taxonomy = z.infer<typeof TaxonomySchema>;
+export type Term = z.infer<typeof TermSchema>;
+
+export const TaxonomyItemResponse = z.object({ item: TaxonomySchema });
+export const TaxonomyListResponse = z.object({ items: z.array(TaxonomySchema) });
+export const TermItemResponse = z.object({ item: TermSchema });
+export const TermListResponse = z.object({ items: z.array(TermSchema), nextCursor: z.string().optional() });
+export const EntryTermsResponse = z.object({ taxonomy: z.string(), items: z.array(TermSchema) });
