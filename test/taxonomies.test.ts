@@ -33,6 +33,17 @@ describe('taxonomies', () => {
       expectError(await request('GET', '/taxonomies/genre'), 404, 'NOT_FOUND');
     });
 
+    it('drops a deleted collection from the taxonomies, with its entries\' terms', async () => {
+      await createCollection(t, 'notes', [{ slug: 'title', type: 'string' }]);
+      expectSuccess(await request('PATCH', '/taxonomies/tag', { collections: ['notes', 'pages', 'posts'] }));
+      const note = await createEntry(t, 'notes', { data: { title: 'Note' } });
+      const term = expectCreated(await request('POST', '/taxonomies/tag/terms', { slug: 'noted', label: 'Noted' })).item;
+      expectSuccess(await request('POST', `/content/notes/${note.id}/terms/tag`, { termIds: [term.id] }));
+      expectSuccess(await request('DELETE', '/schema/collections/notes?force=true'));
+      expect(expectSuccess(await request('GET', '/taxonomies/tag')).item.collections).toEqual(['pages', 'posts']);
+      expect(expectSuccess(await request('GET', '/taxonomies/tag/terms?limit=100')).items.find((item: { id: string }) => item.id === term.id).count).toBe(0);
+    });
+
     it('refuses a taken name (409), an unknown collection and a malformed name (400)', async () => {
       expectError(await request('POST', '/taxonomies', { name: 'tag', label: 'Again' }), 409, 'CONFLICT');
       expect(issuePaths(await request('POST', '/taxonomies', { name: 'topic', label: 'Topics', collections: ['posts', 'nope'] }))).toEqual(['collections.1']);
