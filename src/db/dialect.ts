@@ -37,6 +37,17 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** Runs a write; false when the engine refused it as a duplicate of a unique value (a name, a slug, a key taken). */
+export async function succeedsUnlessTaken(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
 /** True when an error is the engine's foreign-key violation (a row that points at one since deleted). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;

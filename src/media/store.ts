@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { isForeignKeyViolation, isUniqueViolation, startsWith } from '../db/dialect.ts';
+import { isForeignKeyViolation, startsWith, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { MediaDerivativesTable, MediaTable, MediaUploadGrantsTable } from '../db/types.ts';
 
 /** The SQL of the media library. */
@@ -39,13 +39,7 @@ export async function listMedia(db: Db, options: { mimePrefix?: string; after?: 
 
 /** Adds a record; false when its storage key is taken (a race with another registration of the key). */
 export async function insertMedia(db: Db, row: MediaRow): Promise<boolean> {
-  try {
-    await db.kysely.insertInto('media').values(row).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return succeedsUnlessTaken(() => db.kysely.insertInto('media').values(row).execute());
 }
 
 export async function updateMedia(db: Db, id: string, changes: Partial<Omit<MediaRow, 'id' | 'storage_key' | 'created_at' | 'created_by'>>): Promise<MediaRow | undefined> {

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { isUniqueViolation } from '../db/dialect.ts';
+import { succeedsUnlessTaken } from '../db/dialect.ts';
 import type { TaxonomiesTable, TermsTable } from '../db/types.ts';
 
 /** The SQL of taxonomies, their terms and entries' terms. */
@@ -40,13 +40,7 @@ async function withCollections(db: Db, rows: TaxonomyRow[]): Promise<TaxonomyWit
 
 /** Adds a definition; false when the name is taken. */
 export async function insertTaxonomy(db: Db, row: TaxonomyRow): Promise<boolean> {
-  try {
-    await db.kysely.insertInto('taxonomies').values(row).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return succeedsUnlessTaken(() => db.kysely.insertInto('taxonomies').values(row).execute());
 }
 
 export async function updateTaxonomy(db: Db, id: string, changes: Partial<Pick<TaxonomyRow, 'label' | 'label_singular' | 'updated_at'>>): Promise<void> {
@@ -101,24 +95,12 @@ export async function findTermsByIds(db: Db, ids: readonly string[]): Promise<Te
 
 /** Adds a term; false when its slug is taken in its taxonomy. */
 export async function insertTerm(db: Db, row: TermRow): Promise<boolean> {
-  try {
-    await db.kysely.insertInto('terms').values(row).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return succeedsUnlessTaken(() => db.kysely.insertInto('terms').values(row).execute());
 }
 
 /** Changes a term; false when a new slug is taken in its taxonomy. */
 export async function updateTerm(db: Db, id: string, changes: Partial<Omit<TermRow, 'id' | 'taxonomy_id' | 'created_at'>>): Promise<boolean> {
-  try {
-    await db.kysely.updateTable('terms').set(changes).where('id', '=', id).execute();
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
+  return succeedsUnlessTaken(() => db.kysely.updateTable('terms').set(changes).where('id', '=', id).execute());
 }
 
 /** Removes a term: entries lose it, and its children move up to its parent. */
