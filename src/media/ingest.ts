@@ -108,14 +108,15 @@ export async function describeStoredFile(storage: MediaStorage, key: string, cla
  */
 export async function completeArrivedFile(ctx: Pick<Context, 'db' | 'storage' | 'clock' | 'config'>, row: MediaRow): Promise<MediaRow | undefined> {
   const { allowedTypes, uploadLimit } = ctx.config.media;
-  let stored: StoredFile | undefined;
+  let stored: StoredFile | 'unreadable' | undefined;
   try {
     stored = await describeStoredFile(ctx.storage, row.storage_key, row.mime_type);
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 400) throw error;
+    stored = 'unreadable';
   }
-  if (stored === undefined && (await ctx.storage.stat(row.storage_key)) === undefined) return undefined;
-  if (!stored || !isAllowedType(stored.mimeType, allowedTypes) || stored.size > uploadLimit) {
+  if (stored === undefined) return undefined;
+  if (stored === 'unreadable' || !isAllowedType(stored.mimeType, allowedTypes) || stored.size > uploadLimit) {
     await deleteMedia(ctx.db, row.id, row.storage_key);
     await ctx.storage.delete([row.storage_key]);
     return undefined;

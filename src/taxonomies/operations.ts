@@ -113,7 +113,7 @@ export const createTaxonomy = defineOperation({
       };
       if (!(await store.insertTaxonomy(db, row))) throw nameTaken(input.name);
       await store.setTaxonomyCollections(db, row.id, ids);
-      return { item: toTaxonomy((await store.findTaxonomy(db, input.name))!) };
+      return { item: toTaxonomy({ ...row, collections: [...new Set(input.collections)].sort() }) };
     });
   },
 });
@@ -156,10 +156,8 @@ export const listTerms = defineOperation({
     const taxonomy = await requireTaxonomy(ctx.db, input.name);
     const after = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
     const rows = await store.listTerms(ctx.db, taxonomy.id, { afterSlug: after, limit: input.limit });
-    const kept = rows.slice(0, input.limit);
-    const terms = await toTerms(ctx.db, kept);
-    const byId = new Map(terms.map((term) => [term.id, term]));
-    return toPage(rows, input.limit, (row) => encodeCursor([row.slug]), (row) => byId.get(row.id)!);
+    const page = toPage(rows, input.limit, (row) => encodeCursor([row.slug]), (row) => row);
+    return { ...page, items: await toTerms(ctx.db, page.items) };
   },
 });
 

@@ -33,9 +33,9 @@ async function withCollections(db: Db, rows: TaxonomyRow[]): Promise<TaxonomyWit
       'in',
       rows.map((row) => row.id),
     )
-    .orderBy('collections.slug')
     .execute();
-  return rows.map((row) => ({ ...row, collections: links.filter((link) => link.taxonomy_id === row.id).map((link) => link.slug) }));
+  // Sorted here, not by the engine: PostgreSQL's collation and SQLite's byte order differ on `_`.
+  return rows.map((row) => ({ ...row, collections: links.filter((link) => link.taxonomy_id === row.id).map((link) => link.slug).sort() }));
 }
 
 /** Adds a definition; false when the name is taken. */
