@@ -8,6 +8,7 @@ import { readerSortIndexes } from './migrations/0003_reader_sort_indexes.ts';
 import * as jobs from './migrations/0004_jobs.ts';
 import * as media from './migrations/0005_media.ts';
 import * as taxonomies from './migrations/0006_taxonomies.ts';
+import * as siteStructure from './migrations/0007_site_structure.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -19,6 +20,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0004_jobs': jobs,
     '0005_media': media,
     '0006_taxonomies': taxonomies,
+    '0007_site_structure': siteStructure,
   };
 }
 

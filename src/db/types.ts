@@ -39,6 +39,8 @@ export interface CollectionsTable {
   /** JSON array of feature names. */
   supports: string;
   table_name: string;
+  /** Where entries are served, e.g. `/blog/{slug}`; menu items follow it. Null: no URL. */
+  url_pattern: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -173,6 +175,71 @@ export interface EntryTermsTable {
   created_at: string;
 }
 
+/** Menus (src/menus/): named menus and their items, a tree ordered by `sort_order` among siblings. */
+export interface MenusTable {
+  id: string;
+  name: string;
+  label: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MenuItemsTable {
+  id: string;
+  menu_id: string;
+  parent_id: string | null;
+  sort_order: number;
+  type: string;
+  reference_collection: string | null;
+  reference_id: string | null;
+  label: string;
+  url: string | null;
+  target: string | null;
+  title_attribute: string | null;
+  css_classes: string | null;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Sections (src/sections/): reusable blocks of Portable Text. */
+export interface SectionsTable {
+  id: string;
+  slug: string;
+  title: string;
+  /** JSON array of strings. */
+  keywords: string;
+  /** JSON array of Portable Text blocks. */
+  content: string;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Widget areas (src/widgets/) and their widgets, in `sort_order`. */
+export interface WidgetAreasTable {
+  id: string;
+  name: string;
+  label: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WidgetsTable {
+  id: string;
+  area_id: string;
+  sort_order: number;
+  type: string;
+  title: string | null;
+  /** JSON array of Portable Text blocks, for `content` widgets. */
+  content: string | null;
+  menu_name: string | null;
+  section_slug: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -188,4 +255,9 @@ export interface Database {
   taxonomy_collections: TaxonomyCollectionsTable;
   terms: TermsTable;
   entry_terms: EntryTermsTable;
+  menus: MenusTable;
+  menu_items: MenuItemsTable;
+  sections: SectionsTable;
+  widget_areas: WidgetAreasTable;
+  widgets: WidgetsTable;
 }

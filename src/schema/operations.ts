@@ -94,6 +94,7 @@ export const createCollection = defineOperation({
       icon: input.icon ?? null,
       supports: JSON.stringify(input.supports ?? ['drafts', 'revisions']),
       table_name: entryTableName(id),
+      url_pattern: null,
       created_at: now,
       updated_at: now,
     };
