@@ -147,6 +147,8 @@ export interface TaxonomiesTable {
   label: string;
   label_singular: string | null;
   hierarchical: number;
+  /** Where a term's page is served, e.g. `/category/{slug}`; menu items follow it. Null: no URL. */
+  url_pattern: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -108,6 +108,7 @@ export const createTaxonomy = defineOperation({
         label: input.label,
         label_singular: input.labelSingular ?? null,
         hierarchical: input.hierarchical ? 1 : 0,
+        url_pattern: null,
         created_at: now,
         updated_at: now,
       };

@@ -3,13 +3,15 @@ import type { Kysely } from 'kysely';
 /**
  * Site structure around the content: menus and their items (src/menus/), sections, the reusable blocks
  * (src/sections/), and widget areas with their widgets (src/widgets/). A collection may also declare the
- * URL pattern its entries are served at (`/blog/{slug}`), which menu items follow.
+ * URL pattern its entries are served at (`/blog/{slug}`), and a taxonomy its terms (`/category/{slug}`),
+ * which menu items follow.
  *
  * References to entries, terms, menus and sections are kept by name or id and resolved when read, so a
  * target deleted later shows as missing rather than failing the read or taking the item with it.
  */
 export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the schema as it was then
   await db.schema.alterTable('collections').addColumn('url_pattern', 'text').execute();
+  await db.schema.alterTable('taxonomies').addColumn('url_pattern', 'text').execute();
 
   await db.schema
     .createTable('menus')
