@@ -16,11 +16,14 @@ import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
+import { encodeCursor } from '../src/core/cursor.ts';
+import { entryTableName } from '../src/db/entry-tables.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
+import { seedTerms, type SeededTerms } from './site-structure.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -42,8 +45,12 @@ interface Scenario {
 }
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
-/** BENCH_ONLY=media measures the media figures alone (quicker, when working on media). */
-const mediaOnly = process.env.BENCH_ONLY === 'media';
+/**
+ * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone; any
+ * other value, the request-path scenarios whose names contain it (no schema change, burst or media).
+ */
+const only = process.env.BENCH_ONLY;
+const mediaOnly = only === 'media';
 
 function scenarios(seeded: Seeded): Scenario[] {
   const entry = `/_cms/api/content/bench/${seeded.entryId}`;
@@ -62,6 +69,11 @@ function scenarios(seeded: Seeded): Scenario[] {
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'content_get', arguments: { collection: 'bench', id: seeded.entryId } } },
       target: { ratio: 0.25 },
     },
+    { name: 'GET terms, 2,000 five deep, page of 100', path: '/_cms/api/taxonomies/topic/terms?limit=100' },
+    { name: 'GET terms, a page in the middle', path: `/_cms/api/taxonomies/topic/terms?limit=100&cursor=${seeded.middleTermCursor}` },
+    { name: 'GET list, limit 50, by a tag on 1/10', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.busyTag}`, target: { requestsPerSecond: 1500 } },
+    { name: 'GET list, limit 50, by a topic and descendants', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.topTopic}` },
+    { name: 'GET list, limit 50, by a rare topic', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.leafTopic}` },
   ];
 }
 
@@ -102,6 +114,7 @@ async function main(): Promise<void> {
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 
     if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
+    if (only !== undefined && !mediaOnly) return;
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);
     saveResults({ media });
@@ -116,7 +129,7 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
   const token = seeded.token;
   const baseline = await measure(`http://127.0.0.1:${baselinePort}/`, {});
   const rows = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, target: undefined as string | undefined, met: undefined as boolean | undefined }];
-  for (const scenario of scenarios(seeded)) {
+  for (const scenario of scenarios(seeded).filter((candidate) => only === undefined || candidate.name.includes(only))) {
     const result = await measure(`http://127.0.0.1:${folioPort}${scenario.path}`, { ...scenario.headers, authorization: `Bearer ${token}` }, scenario);
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
     const target = scenario.target;
@@ -124,6 +137,7 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
     rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
   }
   report(rows, databaseUrl);
+  if (only !== undefined) return;
   const schema = await measureSchemaChanges(databaseUrl, Number(process.env.BENCH_SCHEMA_ENTRIES ?? 100_000));
   console.log(
     `\nSchema changes on ${schema.entries} entries: add a field ${schema.addFieldMs.toFixed(0)} ms, remove it ${schema.removeFieldMs.toFixed(0)} ms; ` +
@@ -141,6 +155,8 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
 interface Seeded {
   token: string;
   entryId: string;
+  terms: SeededTerms;
+  middleTermCursor: string;
 }
 
 function describeTarget(target: Scenario['target']): string | undefined {
@@ -160,17 +176,19 @@ async function seed(databaseUrl: string): Promise<Seeded> {
       await runOperation(createUser, ctx, () => ({ email: `bench-${stamp}-${index}@example.com`, name: `Bench user ${index}`, role: roles.contributor }));
     }
     const { token } = await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }));
-    await runOperation(createCollection, ctx, () => ({ slug: 'bench', label: 'Bench entries' }));
+    const { item: collection } = await runOperation(createCollection, ctx, () => ({ slug: 'bench', label: 'Bench entries' }));
     for (const field of benchFields) await runOperation(createField, ctx, () => ({ collection: 'bench', ...field }));
     let entryId = '';
     for (let n = 0; n < seededEntries; n += 1) {
       const { item } = await runOperation(createEntry, ctx, () => ({ collection: 'bench', data: benchData(n), status: n % 2 ? ('published' as const) : undefined }));
       if (n === Math.floor(seededEntries / 2)) entryId = item.id;
     }
+    const terms = await seedTerms(ctx, 'bench', entryTableName(collection.id));
+    const middleTermCursor = encodeCursor(['topic-3-200']);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
     await sql`analyze`.execute(db.kysely);
-    return { token, entryId };
+    return { token, entryId, terms, middleTermCursor };
   } finally {
     await db.close();
   }

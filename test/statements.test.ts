@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { roles } from '../src/core/roles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectCreated } from './support/content.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { distinctPng, uploadMedia } from './support/media.ts';
 
@@ -124,5 +125,36 @@ describe('SQL statements per request', () => {
         expect(text.toLowerCase()).not.toMatch(/temp b-tree|sort key/);
       }
     }
+  });
+
+  it('serves a list filtered by a term from the sort index when many entries hold it, and by id when few do', async () => {
+    const admin = { token: t.adminToken };
+    expectCreated(await t.request('POST', `${api}/taxonomies`, { ...admin, body: { name: 'shelf', label: 'Shelves', collections: ['books'] } }));
+    const shelf = expectCreated(await t.request('POST', `${api}/taxonomies/shelf/terms`, { ...admin, body: { slug: 'top', label: 'Top' } })).item.id;
+    expectSuccess(await t.request('POST', `${api}/content/books/${firstId}/terms/shelf`, { ...admin, body: { termIds: [shelf] } }));
+    const { table } = await pagesField();
+    const unfiltered = (await statementsOf(`${api}/content/books?limit=5`)).length;
+    const planOfList = async () => {
+      await statementsOf(`${api}/content/books?term=shelf:top&limit=5`);
+      const statements = await statementsOf(`${api}/content/books?term=shelf:top&limit=5`);
+      const list = statements.find((statement) => statement.includes(table) && /order by/i.test(statement))!;
+      // What the filter means is remembered on SQLite; PostgreSQL looks up the taxonomy, the term and how many hold it.
+      expect(statements.length, statements.join('\n')).toBe(unfiltered + (t.db.dialect === 'sqlite' ? 0 : 4));
+      return (await planOf(list, [...list.matchAll(/\?|\$\d+/g)].map(() => 5))).toLowerCase();
+    };
+    // Few: the entries are found by id (a sort of a few hundred rows at most is fine).
+    expect(await planOfList()).not.toMatch(/scan [^"]*using index [^"]*_created_at/);
+    // Many (rows for entries that do not exist suffice): the created-at index gives the order, and each
+    // entry's terms are one seek, by (term, entry) or by (entry, taxonomy).
+    const { taxonomy_id: taxonomyId, collection_id: collectionId } = await t.db.kysely.selectFrom('entry_terms').select(['taxonomy_id', 'collection_id']).where('term_id', '=', shelf).executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    await t.db.kysely
+      .insertInto('entry_terms')
+      .values(Array.from({ length: 501 }, (_, index) => ({ term_id: shelf, taxonomy_id: taxonomyId, collection_id: collectionId, entry_id: `PHANTOM${index}`, created_at: now })))
+      .execute();
+    const many = await planOfList();
+    expect(many).toContain('_created_at');
+    expect(many).toMatch(/entry_terms_(entry|pk)|sqlite_autoindex_entry_terms/);
+    expect(many).not.toMatch(/temp b-tree|sort key/);
   });
 });

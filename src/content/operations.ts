@@ -12,6 +12,7 @@ import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';
+import { termFilter } from '../taxonomies/filter.ts';
 import { columnData, decodeRev, entryItem, isLive, liveData, toEntry, withMedia, type Entry } from './entries.ts';
 import { sortKind, validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
@@ -86,6 +87,7 @@ export const listEntries = defineOperation({
       filters.push(store.filters.status(input.status));
     }
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
+    if (input.term !== undefined) filters.push(store.filters.hasTerm(collection.tableName, await termFilter(ctx.db, collection.slug, input.term)));
     return listPage(ctx, collection, { ...input, key: sortKeyFor(ctx, collection, input.orderBy ?? 'createdAt') }, filters);
   },
 });

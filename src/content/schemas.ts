@@ -19,6 +19,13 @@ export const ListEntriesQuery = z.object({
   orderBy: z.string().min(1).max(63).optional().describe('createdAt (default), updatedAt, publishedAt, scheduledAt, slug, or a sortable field'),
   order: z.enum(['asc', 'desc']).default('desc').describe('Sort direction, default desc'),
   locale: Locale.optional(),
+  term: z
+    .string()
+    .min(3)
+    .max(264)
+    .regex(/^[a-z][a-z0-9_-]*:[^:]+$/, 'Must be taxonomy:term-slug, e.g. category:news')
+    .optional()
+    .describe('Only entries with this term, as taxonomy:term-slug (e.g. category:news); in a hierarchical taxonomy, its descendants count too'),
   ...pageQuery(50),
 });
 

@@ -1,3 +1,4 @@
+import type { TermFilter } from '../taxonomies/filter.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { runCompiled } from '../db/compiled.ts';
@@ -187,4 +188,16 @@ export const filters = {
   live: sql<SqlBool>`_published_at is not null`,
   status: (status: EntryStatus) => sql<SqlBool>`_status = ${status}`,
   locale: (locale: string) => sql<SqlBool>`_locale = ${locale}`,
+  /**
+   * Entries with one of the terms (src/taxonomies/filter.ts). Few: their rows are read by id and
+   * sorted. Many: the list walks its sort index and checks each entry in `entry_terms_entry`
+   * (entry, taxonomy, term), from the index alone. For several terms (a term and its descendants) the
+   * term is compared as an expression, so the engine reads the entry's few terms of the taxonomy once
+   * instead of seeking every term of the list for every entry.
+   */
+  hasTerm: (table: string, filter: TermFilter): RawBuilder<SqlBool> => {
+    if (filter.few) return sql<SqlBool>`_id in (select entry_id from entry_terms where term_id in (${sql.join(filter.termIds)}))`;
+    const term = filter.termIds.length === 1 ? sql`entry_terms.term_id = ${filter.termIds[0]}` : sql`(entry_terms.term_id || '') in (${sql.join(filter.termIds)})`;
+    return sql<SqlBool>`exists (select 1 from entry_terms where entry_terms.entry_id = ${sql.ref(`${table}._id`)} and entry_terms.taxonomy_id = ${filter.taxonomyId} and ${term})`;
+  },
 };

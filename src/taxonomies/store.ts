@@ -88,6 +88,33 @@ export async function findTermBySlug(db: Db, taxonomyId: string, slug: string): 
   return db.kysely.selectFrom('terms').selectAll().where('taxonomy_id', '=', taxonomyId).where('slug', '=', slug).executeTakeFirst();
 }
 
+/** A term's id and its descendants' ids, in one recursive statement. */
+export async function termAndDescendants(db: Db, termId: string): Promise<string[]> {
+  const rows = await db.kysely
+    .withRecursive('subtree(id)', (query) =>
+      query
+        .selectFrom('terms')
+        .select('id')
+        .where('id', '=', termId)
+        .unionAll((union) => union.selectFrom('terms').innerJoin('subtree', 'subtree.id', 'terms.parent_id').select('terms.id')),
+    )
+    .selectFrom('subtree')
+    .select('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * How many entries hold any of the terms, counting no further than `upTo`, from the primary key
+ * alone. An entry with two of the terms, or one of another collection the taxonomy applies to, may be
+ * counted: this only tells few from many, and the list's own filter checks each row.
+ */
+export async function countEntriesWithTerms(db: Db, termIds: readonly string[], upTo: number): Promise<number> {
+  const held = db.kysely.selectFrom('entry_terms').select('entry_id').where('term_id', 'in', [...termIds]).limit(upTo).as('held');
+  const row = await db.kysely.selectFrom(held).select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function findTermsByIds(db: Db, ids: readonly string[]): Promise<TermRow[]> {
   if (ids.length === 0) return [];
   return db.kysely.selectFrom('terms').selectAll().where('id', 'in', [...ids]).execute();

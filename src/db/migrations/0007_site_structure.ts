@@ -12,6 +12,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the schema as it was then
   await db.schema.alterTable('collections').addColumn('url_pattern', 'text').execute();
   await db.schema.alterTable('taxonomies').addColumn('url_pattern', 'text').execute();
+  // A content list filtered by a term checks each entry it walks in this index: with the term in it,
+  // that check reads the index alone, never the row (decisions/0017).
+  await db.schema.dropIndex('entry_terms_entry').execute();
+  await db.schema.createIndex('entry_terms_entry').on('entry_terms').columns(['entry_id', 'taxonomy_id', 'term_id']).execute();
 
   await db.schema
     .createTable('menus')
