@@ -86,7 +86,26 @@ describe('the public, while publicRead is on', () => {
     expectError(await t.request('GET', `${api}/content/posts/${published.id}/revisions`), 401, 'UNAUTHORIZED');
     expectError(await t.request('GET', `${api}/content/posts/${published.id}/compare`), 401, 'UNAUTHORIZED');
     expectError(await t.request('POST', `${api}/content/posts`, { body: { data: { title: 'Spam' } } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('reads the settings a site shows, without the publicRead switch, and nothing else of the administration', async () => {
+    const settings = expectSuccess(await t.request('GET', `${api}/settings`));
+    expect(settings).toMatchObject({ siteTitle: 'Folio', locales: ['en'] });
+    expect(settings).not.toHaveProperty('publicRead');
+    expect(expectSuccess(await t.request('GET', `${api}/settings`, { token: t.adminToken })).publicRead).toBe(true);
+    for (const path of ['/schema', '/schema/collections', '/admin/users', '/admin/tokens']) {
+      expectError(await t.request('GET', `${api}${path}`), 401, 'UNAUTHORIZED');
+    }
+    expectError(await t.request('POST', `${api}/settings`, { body: { siteTitle: 'Taken over' } }), 401, 'UNAUTHORIZED');
+    expectError(await t.request('POST', `${api}/taxonomies`, { body: { name: 'spam', label: 'Spam' } }), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('the public, once publicRead is turned off again', () => {
+  it('is refused at once', async () => {
+    expectSuccess(await t.request('GET', `${api}/settings`, { token: t.adminToken }));
     expectError(await t.request('GET', `${api}/settings`), 401, 'UNAUTHORIZED');
+    expectError(await t.request('GET', `${api}/content/posts`), 401, 'UNAUTHORIZED');
   });
 });
 

@@ -32,6 +32,15 @@ describe('reads served from memory stay exact', () => {
     expect(second.body.data.siteTitle).toBe('Elsewhere');
   });
 
+  it('closes public reading on the next request after another connection turns publicRead off', async () => {
+    await t.request('POST', '/_cms/api/settings', { token: t.adminToken, body: { publicRead: true } });
+    expect((await t.request('GET', '/_cms/api/settings')).status).toBe(200);
+    expect((await t.request('GET', '/_cms/api/settings')).status).toBe(200);
+    await otherProcess.kysely.updateTable('settings').set({ value: 'false' }).where('key', '=', 'publicRead').execute();
+    expectError(await t.request('GET', '/_cms/api/settings'), 401, 'UNAUTHORIZED');
+    expectError(await t.request('GET', '/_cms/api/taxonomies'), 401, 'UNAUTHORIZED');
+  });
+
   it('refuses a token on the next request after another connection disables its user or revokes it', async () => {
     const disabled = await t.userWithToken(20, ['content:read']);
     const revoked = await t.userWithToken(20, ['content:read']);

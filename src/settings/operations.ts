@@ -3,18 +3,25 @@ import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import { inTransaction, serializeTransactions } from '../db/dialect.ts';
-import { readSettings } from './read.ts';
-import { settingDefaults, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
+import { publicReadEnabled, readSettings } from './read.ts';
+import { settingDefaults, type PublicSettings, type SettingKey, type Settings, type UpdateSettingsBody } from './schemas.ts';
 import * as store from './store.ts';
 
 // An arbitrary constant naming the settings among the database's advisory locks.
 const settingsLockKey = 7_346_121_905_114;
 
+/**
+ * All settings; with `publicRead` on, the public gets the ones a site's pages show (title, tagline,
+ * locales…), not the administrative `publicRead` itself.
+ */
 export const getSettings = defineOperation({
   name: 'settings.get',
-  access: access.scope('content:read'),
-  async run(ctx): Promise<Settings> {
-    return readSettings(ctx.db);
+  access: access.scope('content:read', { publicWhen: publicReadEnabled }),
+  async run(ctx): Promise<Settings | PublicSettings> {
+    const settings = await readSettings(ctx.db);
+    if (ctx.principal !== null) return settings;
+    const { publicRead: _administrative, ...site } = settings;
+    return site;
   },
 });
 

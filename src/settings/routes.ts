@@ -1,9 +1,9 @@
 import { defineRoute } from '../http/route.ts';
 import { getSettings, updateSettings } from './operations.ts';
-import { SettingsSchema, UpdateSettingsBody } from './schemas.ts';
+import { ReadSettingsResponse, SettingsSchema, UpdateSettingsBody } from './schemas.ts';
 
 export const settingsRoutes = [
-  defineRoute({ method: 'get', path: '/settings', tag: 'Settings', summary: 'All site settings', operation: getSettings, response: SettingsSchema }),
+  defineRoute({ method: 'get', path: '/settings', tag: 'Settings', summary: 'All site settings', operation: getSettings, response: ReadSettingsResponse }),
   defineRoute({
     method: 'post',
     path: '/settings',

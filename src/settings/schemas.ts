@@ -42,6 +42,10 @@ export const settingDefaults: Settings = {
 
 export const SettingsSchema = z.object(settingSchemas).meta({ id: 'Settings' });
 
+/** What the public reads while `publicRead` is on: everything but that switch. */
+export type PublicSettings = Omit<Settings, 'publicRead'>;
+export const ReadSettingsResponse = SettingsSchema.partial({ publicRead: true }).describe('All settings; the public (publicRead on) gets them without publicRead');
+
 /** A partial update: given keys merge, `null` resets a key to its default, unknown keys are refused. */
 export const UpdateSettingsBody = z.strictObject(
   Object.fromEntries(Object.entries(settingSchemas).map(([key, schema]) => [key, schema.nullable().optional()])) as {
