@@ -8,6 +8,7 @@ import { defineOperation } from '../core/operation.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
+import * as widgetStore from '../widgets/store.ts';
 import type { CreateSectionBody, ListSectionsQuery, Section, UpdateSectionBody } from './schemas.ts';
 import * as store from './store.ts';
 
@@ -73,7 +74,7 @@ export const createSection = defineOperation({
   },
 });
 
-/** Any of slug, title, keywords, content and source. */
+/** Any of slug, title, keywords, content and source; widgets showing the section follow a new slug. */
 export const updateSection = defineOperation({
   name: 'sections.update',
   access: contentWrite,
@@ -90,11 +91,13 @@ export const updateSection = defineOperation({
         updated_at: isoNow(ctx.clock),
       };
       if (!(await store.updateSection(db, section.id, changes))) throw slugTaken(body.slug!);
+      if (body.slug !== undefined && body.slug !== section.slug) await widgetStore.renameSectionReferences(db, section.slug, body.slug);
       return { item: toSection({ ...section, ...changes }) };
     });
   },
 });
 
+/** Widgets showing the section stay, and read it as missing. */
 export const deleteSection = defineOperation({
   name: 'sections.delete',
   access: contentWrite,

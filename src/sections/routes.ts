@@ -28,5 +28,5 @@ export const sectionRoutes = [
     input: ({ params, body }) => ({ slug: params.slug, body }),
     response: SectionItemResponse,
   }),
-  defineRoute({ method: 'delete', path: '/sections/:slug', tag, summary: 'Delete a section', operation: deleteSection, params: SectionParams, response: DeletedResponse }),
+  defineRoute({ method: 'delete', path: '/sections/:slug', tag, summary: 'Delete a section; widgets showing it read it as missing', operation: deleteSection, params: SectionParams, response: DeletedResponse }),
 ];

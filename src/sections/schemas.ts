@@ -33,7 +33,7 @@ export const CreateSectionBody = z.strictObject({
 });
 
 export const UpdateSectionBody = z.strictObject({
-  slug: SectionSlug.optional().describe('A new slug'),
+  slug: SectionSlug.optional().describe('A new slug; widgets showing the section follow it'),
   title: Title.optional(),
   keywords: Keywords.optional(),
   content: PortableTextInput.optional(),
