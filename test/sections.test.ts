@@ -40,10 +40,10 @@ describe('sections', () => {
   });
 
   it('takes Markdown for content, as content fields do, and completes Portable Text with keys', async () => {
-    const created = expectCreated(await request('POST', '/sections', { slug: 'markdown', title: 'Markdown', content: '# Welcome\n\nSome *bold* words.' })).item;
+    const created = expectCreated(await request('POST', '/sections', { slug: 'markdown', title: 'Markdown', content: '# Welcome\n\nSome *stressed* words.' })).item;
     expect(created.content).toHaveLength(2);
     expect(created.content[0]).toMatchObject({ _type: 'block', style: 'h1', children: [{ _type: 'span', text: 'Welcome' }] });
-    expect(created.content[1].children.map((span: { text: string; marks: string[] }) => [span.text, span.marks])).toEqual([['Some ', []], ['bold', ['em']], [' words.', []]]);
+    expect(created.content[1].children.map((span: { text: string; marks: string[] }) => [span.text, span.marks])).toEqual([['Some ', []], ['stressed', ['em']], [' words.', []]]);
     const changed = expectSuccess(await request('PUT', '/sections/markdown', { content: '- one\n- two' })).item;
     expect(changed.content.map((block: { listItem: string }) => block.listItem)).toEqual(['bullet', 'bullet']);
     const keyless = expectCreated(await request('POST', '/sections', { slug: 'keyless', title: 'Keyless', content: [{ _type: 'block', children: [{ _type: 'span', text: 'Hi' }] }] })).item;
