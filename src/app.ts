@@ -32,15 +32,17 @@ import { mediaRoutes } from './media/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
+import { sectionRoutes } from './sections/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { widgetRoutes } from './widgets/routes.ts';
 
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...sectionRoutes, ...widgetRoutes];
 
 export interface AppDependencies {
   config: Config;

@@ -62,6 +62,20 @@ export function containsInsensitive(column: string, text: string): RawBuilder<bo
   return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`;
 }
 
+/**
+ * Case-insensitive "contains" on the strings of a JSON array kept in a text column (a section's
+ * keywords): each string is matched on its own, so the array's quotes, commas and escapes never match
+ * and no match spans two strings. SQLite reads the array with json_each, PostgreSQL with
+ * jsonb_array_elements_text.
+ */
+export function jsonArrayContainsInsensitive(db: Db, column: string, text: string): RawBuilder<boolean> {
+  const pattern = `%${escapeLike(text.toLowerCase())}%`;
+  if (db.dialect === 'postgres') {
+    return sql<boolean>`exists (select 1 from jsonb_array_elements_text(cast(${sql.ref(column)} as jsonb)) as element(value) where lower(element.value) like ${pattern} escape '\\')`;
+  }
+  return sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}) as element where lower(element.value) like ${pattern} escape '\\')`;
+}
+
 /** "Starts with", the user's `%` and `_` matched literally; for lower-case text (SQLite LIKE ignores ASCII case). */
 export function startsWith(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(text)}%`} escape '\\'`;
