@@ -19,6 +19,7 @@ import { createEntry } from '../src/content/operations.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
+import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 
@@ -41,11 +42,15 @@ interface Scenario {
   target?: { ratio: number } | { requestsPerSecond: number };
 }
 
-const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
-/** BENCH_ONLY=media measures the media figures alone (quicker, when working on media). */
-const mediaOnly = process.env.BENCH_ONLY === 'media';
+/** BENCH_ONLY=media measures the media figures alone, BENCH_ONLY=menus the menu read (quicker, when working on one area). */
+const only = process.env.BENCH_ONLY;
+/** The menu read needs none of the `bench` entries: a menus-only run seeds none unless asked. */
+const seededEntries = Number(process.env.BENCH_ENTRIES ?? (only === 'menus' ? 0 : 10_000));
+
+const menuScenario: Scenario = { name: `GET menu (${benchMenuItems} items, 3 levels, 2 collections)`, path: `/_cms/api/menus/${benchMenuName}` };
 
 function scenarios(seeded: Seeded): Scenario[] {
+  if (only === 'menus') return [menuScenario];
   const entry = `/_cms/api/content/bench/${seeded.entryId}`;
   return [
     { name: 'GET /settings (authenticated)', path: '/_cms/api/settings', target: { ratio: 0.6 } },
@@ -62,6 +67,7 @@ function scenarios(seeded: Seeded): Scenario[] {
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'content_get', arguments: { collection: 'bench', id: seeded.entryId } } },
       target: { ratio: 0.25 },
     },
+    menuScenario,
   ];
 }
 
@@ -101,10 +107,12 @@ async function main(): Promise<void> {
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 
-    if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
-    const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
-    printMedia(media);
-    saveResults({ media });
+    if (only !== 'media') await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
+    if (only !== 'menus') {
+      const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
+      printMedia(media);
+      saveResults({ media });
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -124,6 +132,7 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
     rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
   }
   report(rows, databaseUrl);
+  if (only === 'menus') return;
   const schema = await measureSchemaChanges(databaseUrl, Number(process.env.BENCH_SCHEMA_ENTRIES ?? 100_000));
   console.log(
     `\nSchema changes on ${schema.entries} entries: add a field ${schema.addFieldMs.toFixed(0)} ms, remove it ${schema.removeFieldMs.toFixed(0)} ms; ` +
@@ -167,6 +176,7 @@ async function seed(databaseUrl: string): Promise<Seeded> {
       const { item } = await runOperation(createEntry, ctx, () => ({ collection: 'bench', data: benchData(n), status: n % 2 ? ('published' as const) : undefined }));
       if (n === Math.floor(seededEntries / 2)) entryId = item.id;
     }
+    await seedBenchMenu(ctx);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
     await sql`analyze`.execute(db.kysely);
