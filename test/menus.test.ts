@@ -89,6 +89,9 @@ describe('menus', () => {
       ] as const) {
         expect(expectError(await request(method, path, body, reader), 403, 'FORBIDDEN').details, `${method} ${path}`).toEqual({ requiredScope: 'content:write' });
       }
+      // An Editor's token without the scope is refused as the Subscriber's is.
+      const editorReadOnly = (await t.userWithToken(40, ['content:read'])).token;
+      expect(expectError(await request('POST', '/menus/guarded/items', { type: 'custom', label: 'x', url: '/' }, editorReadOnly), 403, 'FORBIDDEN').details).toEqual({ requiredScope: 'content:write' });
       expect(outline((await readMenu('guarded')).items)).toEqual(['Home']);
     });
 
