@@ -13,17 +13,17 @@ import * as store from './store.ts';
  */
 
 /** The item kinds besides entries, whose `type` is their collection's slug. */
-export const termType = 'taxonomy';
+const termType = 'taxonomy';
 export const customType = 'custom';
 
-export type LinkKind = 'entry' | 'term' | 'custom';
+type LinkKind = 'entry' | 'term' | 'custom';
 
 export function linkKind(type: string): LinkKind {
   if (type === customType) return 'custom';
   return type === termType ? 'term' : 'entry';
 }
 
-export type EntryLinkStatus = 'draft' | 'published' | 'scheduled' | 'trashed';
+type EntryLinkStatus = 'draft' | 'published' | 'scheduled' | 'trashed';
 
 export interface Link {
   slug: string | null;

@@ -154,23 +154,21 @@ export const MenuTreeItemSchema: z.ZodType<MenuTreeItem> = z
 
 export const MenuWithItemsSchema = z.object({ ...MenuSchema.shape, items: z.array(MenuTreeItemSchema).describe('Top-level items in order, each with its children') });
 
-/** `menu_get`: the items depth-first, each after its parent (mcp.md: label, URL, type, optional parent). */
-export const MenuOutlineItemSchema = z.object({
-  id: z.string(),
-  label: z.string(),
-  url: z.string().nullable(),
-  type: z.string(),
-  parentId: z.string().optional(),
-  slug: z.string().optional(),
-  missing: z.literal(true).optional(),
-});
-
 export type Menu = z.infer<typeof MenuSchema>;
 export type MenuWithItems = Menu & { items: MenuTreeItem[] };
-export type MenuOutlineItem = z.infer<typeof MenuOutlineItemSchema>;
+
+/** `menu_get`: the items depth-first, each after its parent (mcp.md: label, URL, type, optional parent). */
+export interface MenuOutlineItem {
+  id: string;
+  label: string;
+  url: string | null;
+  type: string;
+  parentId?: string;
+  slug?: string;
+  missing?: true;
+}
 
 export const MenuItemResponse = z.object({ item: MenuSchema });
 export const MenuListResponse = z.object({ items: z.array(MenuSchema) });
 export const MenuWithItemsResponse = z.object({ item: MenuWithItemsSchema });
 export const MenuItemItemResponse = z.object({ item: MenuItemSchema });
-export const MenuOutlineResponse = z.object({ item: z.object({ ...MenuSchema.shape, items: z.array(MenuOutlineItemSchema) }) });
