@@ -21,6 +21,7 @@ import { entryTableName } from '../src/db/entry-tables.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
+import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 import { seedTerms, type SeededTerms } from './site-structure.ts';
@@ -52,6 +53,8 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const only = process.env.BENCH_ONLY;
 const mediaOnly = only === 'media';
 
+const menuScenario: Scenario = { name: `GET menu (${benchMenuItems} items, 3 levels, 2 collections)`, path: `/_cms/api/menus/${benchMenuName}` };
+
 function scenarios(seeded: Seeded): Scenario[] {
   const entry = `/_cms/api/content/bench/${seeded.entryId}`;
   return [
@@ -74,6 +77,7 @@ function scenarios(seeded: Seeded): Scenario[] {
     { name: 'GET list, limit 50, by a tag on 1/10', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.busyTag}`, target: { requestsPerSecond: 1500 } },
     { name: 'GET list, limit 50, by a topic and descendants', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.topTopic}` },
     { name: 'GET list, limit 50, by a rare topic', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.leafTopic}` },
+    menuScenario,
   ];
 }
 
@@ -185,6 +189,7 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     }
     const terms = await seedTerms(ctx, 'bench', entryTableName(collection.id));
     const middleTermCursor = encodeCursor(['topic-3-200']);
+    await seedBenchMenu(ctx);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
     await sql`analyze`.execute(db.kysely);

@@ -29,6 +29,7 @@ import { mcpTools } from './mcp/tools.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
+import { menuRoutes } from './menus/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
@@ -42,7 +43,7 @@ import { widgetRoutes } from './widgets/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...sectionRoutes, ...widgetRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes];
 
 export interface AppDependencies {
   config: Config;

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/core/ids.ts';
 import { api, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 
@@ -14,8 +13,7 @@ describe('widget areas', () => {
 
   /** Menus are written here straight into their table: their API is built separately. */
   async function insertMenu(name: string, label: string): Promise<void> {
-    const now = new Date().toISOString();
-    await t.db.kysely.insertInto('menus').values({ id: newId(), name, label, created_at: now, updated_at: now }).execute();
+    expectCreated(await request('POST', '/menus', { name, label }));
   }
 
   async function addWidget(area: string, body: Record<string, unknown>, token = writer) {
@@ -121,7 +119,7 @@ describe('widget areas', () => {
     const section = await addWidget('orphans', { type: 'section', title: 'Gone', section: 'short-lived' });
     const menu = await addWidget('orphans', { type: 'menu', menu: 'temporary' });
     expectSuccess(await request('DELETE', '/sections/short-lived'));
-    await t.db.kysely.deleteFrom('menus').where('name', '=', 'temporary').execute();
+    expectSuccess(await request('DELETE', '/menus/temporary'));
 
     expect((await readArea('orphans')).widgets).toEqual([
       { id: section.id, type: 'section', title: 'Gone', sortOrder: 0, section: { slug: 'short-lived', missing: true } },
@@ -138,6 +136,14 @@ describe('widget areas', () => {
     const widget = await addWidget('renames', { type: 'section', section: 'before' });
     expectSuccess(await request('PUT', '/sections/before', { slug: 'after' }));
     expect((await readArea('renames')).widgets).toEqual([{ ...widget, section: { slug: 'after', title: 'Renamed', content: [] } }]);
+  });
+
+  it('follows a menu to its new name', async () => {
+    expectCreated(await request('POST', '/widget-areas', { name: 'menu-renames', label: 'Menu renames' }));
+    await insertMenu('old-name', 'Footer');
+    const widget = await addWidget('menu-renames', { type: 'menu', menu: 'old-name' });
+    expectSuccess(await request('PUT', '/menus/old-name', { name: 'new-name' }));
+    expect((await readArea('menu-renames')).widgets).toEqual([{ ...widget, menu: { name: 'new-name', label: 'Footer' } }]);
   });
 
   it('refuses a missing menu or section, an unknown type and fields of another type (400)', async () => {

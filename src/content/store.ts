@@ -113,6 +113,19 @@ export async function existingIds(db: Db, table: string, ids: string[]): Promise
   return new Set(rows.map((row) => row._id as string));
 }
 
+/** What a link to an entry needs: where it is (slug, locale) and whether it is live or trashed. */
+export type EntryLinkRow = Pick<EntryRow, '_id' | '_slug' | '_locale' | '_status' | '_published_at' | '_deleted_at'>;
+
+/** The link data of those of `ids` that exist in a table, trashed ones too: one statement for any number. */
+export async function entryLinks(db: Db, table: string, ids: string[]): Promise<EntryLinkRow[]> {
+  if (ids.length === 0) return [];
+  return (await entries(db)
+    .selectFrom(table)
+    .select(['_id', '_slug', '_locale', '_status', '_published_at', '_deleted_at'])
+    .where('_id', 'in', ids)
+    .execute()) as EntryLinkRow[];
+}
+
 /** Entries other than `exceptId` holding `value` in a unique column, in a locale. */
 export async function valueTaken(db: Db, table: string, column: string, value: unknown, locale: string, exceptId?: string): Promise<boolean> {
   let query = entries(db).selectFrom(table).select('_id').where(column, '=', value).where('_locale', '=', locale);

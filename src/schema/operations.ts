@@ -94,7 +94,7 @@ export const createCollection = defineOperation({
       icon: input.icon ?? null,
       supports: JSON.stringify(input.supports ?? ['drafts', 'revisions']),
       table_name: entryTableName(id),
-      url_pattern: null,
+      url_pattern: input.urlPattern ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -121,6 +121,7 @@ export const updateCollection = defineOperation({
       if (input.description !== undefined) changes.description = input.description;
       if (input.icon !== undefined) changes.icon = input.icon;
       if (input.supports !== undefined) changes.supports = JSON.stringify(input.supports);
+      if (input.urlPattern !== undefined) changes.url_pattern = input.urlPattern;
       await store.updateCollectionRow(db, existing.id, changes);
       return { item: store.toCollection({ ...existing, ...changes }) };
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BooleanQuery } from '../core/schemas.ts';
+import { UrlPattern } from '../core/url-patterns.ts';
 import { collectionFeatures, fieldTypes, maxFieldsPerCollection } from './types.ts';
 
 /** Collection and field slugs (DECISIONS §4): a letter, then letters, digits and `_`; at most 63. */
@@ -23,6 +24,7 @@ export const CreateCollectionBody = z.strictObject({
   description: Description.optional(),
   icon: Icon.optional(),
   supports: Supports.optional().describe('Default: drafts, revisions'),
+  urlPattern: UrlPattern.nullable().optional(),
 });
 
 export const UpdateCollectionBody = z.strictObject({
@@ -31,6 +33,7 @@ export const UpdateCollectionBody = z.strictObject({
   description: Description.nullable().optional(),
   icon: Icon.nullable().optional(),
   supports: Supports.optional(),
+  urlPattern: UrlPattern.nullable().optional(),
 });
 
 const FieldValidationSchema = z.strictObject({
@@ -116,6 +119,7 @@ export const CollectionSchemaOut = z
     description: z.string().optional(),
     icon: z.string().optional(),
     supports: z.array(z.enum(collectionFeatures)),
+    urlPattern: z.string().optional().describe('Where entries are served, e.g. /blog/{slug}; absent: no URL'),
     createdAt: z.string(),
     updatedAt: z.string(),
     fields: z.array(FieldSchema).optional().describe('With includeFields=true'),

@@ -25,6 +25,7 @@ export function toCollection(row: CollectionRow): CollectionDefinition {
   if (row.label_singular !== null) collection.labelSingular = row.label_singular;
   if (row.description !== null) collection.description = row.description;
   if (row.icon !== null) collection.icon = row.icon;
+  if (row.url_pattern !== null) collection.urlPattern = row.url_pattern;
   return collection;
 }
 

@@ -75,6 +75,8 @@ export interface CollectionDefinition {
   description?: string;
   icon?: string;
   supports: CollectionFeature[];
+  /** Where entries are served on the site (`/blog/{slug}`); menu items follow it. */
+  urlPattern?: string;
   createdAt: string;
   updatedAt: string;
 }

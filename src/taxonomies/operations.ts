@@ -23,6 +23,7 @@ function toTaxonomy(row: store.TaxonomyWithCollections): Taxonomy {
     labelSingular: row.label_singular,
     hierarchical: row.hierarchical === 1,
     collections: row.collections,
+    urlPattern: row.url_pattern,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -108,7 +109,7 @@ export const createTaxonomy = defineOperation({
         label: input.label,
         label_singular: input.labelSingular ?? null,
         hierarchical: input.hierarchical ? 1 : 0,
-        url_pattern: null,
+        url_pattern: input.urlPattern ?? null,
         created_at: now,
         updated_at: now,
       };
@@ -119,7 +120,7 @@ export const createTaxonomy = defineOperation({
   },
 });
 
-/** Labels and collections; the name and whether terms nest are fixed once terms may rely on them. */
+/** Labels, collections and the URL pattern; the name and whether terms nest are fixed once terms may rely on them. */
 export const updateTaxonomy = defineOperation({
   name: 'taxonomies.update',
   access: taxonomyWrite,
@@ -133,6 +134,7 @@ export const updateTaxonomy = defineOperation({
       await store.updateTaxonomy(db, taxonomy.id, {
         ...(input.label !== undefined ? { label: input.label } : {}),
         ...(input.labelSingular !== undefined ? { label_singular: input.labelSingular } : {}),
+        ...(input.urlPattern !== undefined ? { url_pattern: input.urlPattern } : {}),
         updated_at: isoNow(ctx.clock),
       });
       return { item: toTaxonomy((await store.findTaxonomy(db, input.name))!) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isUrlSafeSlug } from '../core/slugs.ts';
 import { pageQuery } from '../core/pagination.ts';
+import { UrlPattern } from '../core/url-patterns.ts';
 
 /** A taxonomy's name: what WordPress calls it (`category`, `post_tag`, `genre`): a letter, then letters, digits, `_` and `-`. */
 const TaxonomyName = z
@@ -36,12 +37,14 @@ export const CreateTaxonomyBody = z.strictObject({
   labelSingular: Label.optional().describe('e.g. Category'),
   hierarchical: z.boolean().default(false).describe('Terms may have a parent (categories); otherwise flat (tags)'),
   collections: Collections.default([]),
+  urlPattern: UrlPattern.nullable().optional(),
 });
 
 export const UpdateTaxonomyBody = z.strictObject({
   label: Label.optional(),
   labelSingular: Label.nullable().optional(),
   collections: Collections.optional(),
+  urlPattern: UrlPattern.nullable().optional(),
 });
 
 export const ListTermsQuery = z.object({ ...pageQuery(50) });
@@ -71,6 +74,7 @@ export const TaxonomySchema = z
     labelSingular: z.string().nullable(),
     hierarchical: z.boolean(),
     collections: z.array(z.string()),
+    urlPattern: z.string().nullable().describe("Where a term's page is served, e.g. /category/{slug}"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

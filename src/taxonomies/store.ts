@@ -43,7 +43,7 @@ export async function insertTaxonomy(db: Db, row: TaxonomyRow): Promise<boolean>
   return succeedsUnlessTaken(() => db.kysely.insertInto('taxonomies').values(row).execute());
 }
 
-export async function updateTaxonomy(db: Db, id: string, changes: Partial<Pick<TaxonomyRow, 'label' | 'label_singular' | 'updated_at'>>): Promise<void> {
+export async function updateTaxonomy(db: Db, id: string, changes: Partial<Pick<TaxonomyRow, 'label' | 'label_singular' | 'url_pattern' | 'updated_at'>>): Promise<void> {
   await db.kysely.updateTable('taxonomies').set(changes).where('id', '=', id).execute();
 }
 

@@ -133,3 +133,8 @@ export async function menuExists(db: Db, name: string): Promise<boolean> {
 export async function renameSectionReferences(db: Db, from: string, to: string): Promise<void> {
   await db.kysely.updateTable('widgets').set({ section_slug: to }).where('section_slug', '=', from).execute();
 }
+
+/** Widgets showing a menu follow it to its new name (the menu's rename calls this in its transaction). */
+export async function renameMenuReferences(db: Db, from: string, to: string): Promise<void> {
+  await db.kysely.updateTable('widgets').set({ menu_name: to }).where('menu_name', '=', from).execute();
+}
