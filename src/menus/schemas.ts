@@ -1,16 +1,9 @@
 import { z } from 'zod';
+import { Label, machineName, nameParam } from '../core/schemas.ts';
 import { maxMenuDepth, maxMenuItems } from './tree.ts';
 
-/** A menu's name, used in paths (`main`, `footer-links`): the same rule as taxonomy names. */
-const MenuName = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z][a-z0-9_-]*$/, 'Must be a lower-case letter, then lower-case letters, digits, "_" or "-"')
-  .describe('Menu name, e.g. main');
-/** A name in a path: any text, so an unknown one is a 404 rather than a pattern error. */
-const NameParam = z.string().min(1).max(200).describe('Menu name');
-const Label = z.string().trim().min(1).max(200);
+const MenuName = machineName('Menu name, e.g. main');
+const NameParam = nameParam('Menu name');
 const ItemId = z.string().min(1).max(64);
 const SortOrder = z.number().int().min(0).max(1_000_000).describe('Place among its siblings, lowest first');
 

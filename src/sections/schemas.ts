@@ -1,17 +1,12 @@
 import { z } from 'zod';
+import { urlSafeSlug } from '../core/schemas.ts';
 import { PortableTextBlocks, PortableTextInput } from '../content/portable-text-schema.ts';
 import { pageQuery } from '../core/pagination.ts';
-import { isUrlSafeSlug } from '../core/slugs.ts';
 
 /** Where a section came from: made by a user, shipped by a theme, or brought in by an import. */
 export const sectionSources = ['user', 'theme', 'import'] as const;
 
-const SectionSlug = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine(isUrlSafeSlug, 'Must be URL-safe: lower-case letters, digits and "_", in words joined by single "-"')
-  .describe('URL-safe slug, unique among sections');
+const SectionSlug = urlSafeSlug('URL-safe slug, unique among sections');
 const Title = z.string().trim().min(1).max(200);
 const Keywords = z.array(z.string().trim().min(1).max(100)).max(50).describe('Words an editor finds the section by');
 const Source = z.enum(sectionSources);

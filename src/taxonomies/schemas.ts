@@ -1,23 +1,11 @@
 import { z } from 'zod';
-import { isUrlSafeSlug } from '../core/slugs.ts';
+import { Label, machineName, nameParam, urlSafeSlug } from '../core/schemas.ts';
 import { pageQuery } from '../core/pagination.ts';
 import { UrlPattern } from '../core/url-patterns.ts';
 
-/** A taxonomy's name: what WordPress calls it (`category`, `post_tag`, `genre`): a letter, then letters, digits, `_` and `-`. */
-const TaxonomyName = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z][a-z0-9_-]*$/, 'Must be a lower-case letter, then lower-case letters, digits, "_" or "-"')
-  .describe('Taxonomy name, e.g. category');
-const NameParam = z.string().min(1).max(200).describe('Taxonomy name');
-const Label = z.string().trim().min(1).max(200);
-const TermSlug = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine(isUrlSafeSlug, 'Must be URL-safe: lower-case letters, digits and "_", in words joined by single "-"')
-  .describe('URL-safe slug, unique in its taxonomy');
+const TaxonomyName = machineName('Taxonomy name, e.g. category');
+const NameParam = nameParam('Taxonomy name');
+const TermSlug = urlSafeSlug('URL-safe slug, unique in its taxonomy');
 const Description = z.string().max(5000).nullable();
 const TermId = z.string().min(1).max(64);
 

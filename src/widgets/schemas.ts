@@ -1,19 +1,13 @@
 import { z } from 'zod';
+import { Label, machineName, nameParam } from '../core/schemas.ts';
 import { PortableTextBlocks, PortableTextInput } from '../content/portable-text-schema.ts';
 
 /** What a widget shows: its own rich text, a menu, or a section. */
 export const widgetTypes = ['content', 'menu', 'section'] as const;
 export type WidgetType = (typeof widgetTypes)[number];
 
-/** An area's name, as themes refer to it (`sidebar`, `footer-1`): a letter, then letters, digits, `_` and `-`. */
-const AreaName = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z][a-z0-9_-]*$/, 'Must be a lower-case letter, then lower-case letters, digits, "_" or "-"')
-  .describe('Widget area name, e.g. sidebar');
-const NameParam = z.string().min(1).max(200).describe('Widget area name');
-const Label = z.string().trim().min(1).max(200);
+const AreaName = machineName('Widget area name, e.g. sidebar');
+const NameParam = nameParam('Widget area name');
 const Description = z.string().max(5000).nullable();
 const WidgetTitle = z.string().trim().min(1).max(200).nullable().describe('Heading shown above the widget; null for none');
 const MenuName = z.string().min(1).max(200).describe('Name of an existing menu');
