@@ -32,6 +32,7 @@ import { mediaRoutes } from './media/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -40,7 +41,7 @@ import { userRoutes } from './users/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...searchRoutes];
 
 export interface AppDependencies {
   config: Config;
