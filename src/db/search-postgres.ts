@@ -53,20 +53,25 @@ export async function createPostgresSearchTables(db: Kysely<unknown>): Promise<v
   await sql`create index search_documents_vector on search_documents using gin (vector)`.execute(db);
   const unaccent = await unaccentDictionary(db);
   const { rows: configs } = await sql<{ name: string }>`select cfgname as name from pg_ts_config where cfgnamespace = 'pg_catalog'::regnamespace`.execute(db);
-  for (const { name } of configs) {
-    const folio = sql.id(`folio_${name}`);
-    await sql`create text search configuration ${folio} (copy = ${sql.id('pg_catalog', name)})`.execute(db);
-    if (unaccent === undefined) continue;
-    // Words with letters outside ASCII go through unaccent first, then the configuration's own dictionaries.
-    const { rows: mappings } = await sql<{ alias: string; dictionaries: string }>`
-      select t.alias, string_agg(m.mapdict::regdictionary::text, ', ' order by m.mapseqno) as dictionaries
-      from pg_ts_config_map m join ts_token_type('default') t on t.tokid = m.maptokentype
-      where m.mapcfg = ${`pg_catalog.${name}`}::regconfig and t.alias in ('word', 'hword', 'hword_part')
-      group by t.alias`.execute(db);
-    for (const { alias, dictionaries } of mappings) {
-      await sql`alter text search configuration ${folio} alter mapping for ${sql.raw(alias)} with ${sql.raw(unaccent)}, ${sql.raw(dictionaries)}`.execute(db);
+  // Words with letters outside ASCII go through unaccent first, then the configuration's own dictionaries.
+  const { rows: mappings } = await sql<{ name: string; alias: string; dictionaries: string }>`
+    select c.cfgname as name, t.alias, string_agg(m.mapdict::regdictionary::text, ', ' order by m.mapseqno) as dictionaries
+    from pg_ts_config c join pg_ts_config_map m on m.mapcfg = c.oid join ts_token_type('default') t on t.tokid = m.maptokentype
+    where c.cfgnamespace = 'pg_catalog'::regnamespace and t.alias in ('word', 'hword', 'hword_part')
+    group by c.cfgname, t.alias`.execute(db);
+  // One round trip for some hundred statements: every migration of a fresh database (each test's) pays for them.
+  const statements = configs.map(({ name }) => `create text search configuration ${identifier(`folio_${name}`)} (copy = pg_catalog.${identifier(name)})`);
+  if (unaccent !== undefined) {
+    for (const { name, alias, dictionaries } of mappings) {
+      statements.push(`alter text search configuration ${identifier(`folio_${name}`)} alter mapping for ${alias} with ${unaccent}, ${dictionaries}`);
     }
   }
+  await sql.raw(statements.join(';\n')).execute(db);
+}
+
+/** A name from the catalogue as an SQL identifier. */
+function identifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /**
