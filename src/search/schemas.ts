@@ -26,7 +26,8 @@ export const SearchQueryParams = z.object({
 });
 
 export const SuggestQueryParams = z.object({
-  q: QueryText.describe('What was typed: titles that start with it, or with a word that does'),
+  // Not trimmed: a trailing space says the last word is complete ("new " is not "newspaper").
+  q: z.string().max(1000).refine((text) => text.trim() !== '', 'Must not be empty').describe('What was typed: titles that start with it, or with a word that does'),
   limit: queryInteger(1, 20, 10).describe('How many titles, 1-20'),
 });
 
