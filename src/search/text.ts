@@ -5,14 +5,17 @@ import { snippetMarks } from '../db/search-types.ts';
  * suggestions, and turning the engines' marked snippets into safe HTML.
  */
 
-// C0 controls other than tab, line feed and carriage return, and DEL: never content, and the snippet
-// marks are among them, so a stored text can never fake a mark. Also the three private-use
-// characters PostgreSQL's snippets use as stand-ins (db/search-postgres.ts).
-const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\uE000-\uE002]/g;
+// Control characters other than tab and line breaks: never content, and the snippet marks are among
+// them, so a stored text can never fake a mark. Also the three private-use characters PostgreSQL's
+// snippets use as stand-ins (db/search-postgres.ts).
+const unindexable = /[\p{Cc}\uE000-\uE002]/gu;
 
 /** Text as it is indexed: well-formed, composed (NFC: é is one character on both engines), no control characters. */
 export function indexableText(text: string): string {
-  return text.toWellFormed().normalize('NFC').replace(controlCharacters, ' ');
+  return text
+    .toWellFormed()
+    .normalize('NFC')
+    .replace(unindexable, (char) => (char === '\t' || char === '\n' || char === '\r' ? char : ' '));
 }
 
 /** Lower-case words without diacritics, letters and digits only: how suggestions compare titles and prefixes. */
@@ -46,13 +49,14 @@ export function suggestionPrefix(typed: string): string {
   return prefix.slice(0, titleKeyLength);
 }
 
+const marks = new RegExp(`([${snippetMarks.start}${snippetMarks.end}])`);
 const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** An engine's snippet as HTML: everything escaped, the marked terms in `<mark>`, marks always balanced. */
 export function snippetHtml(marked: string): string {
   let open = false;
   let html = '';
-  for (const piece of marked.split(/([\u0001\u0002])/)) {
+  for (const piece of marked.split(marks)) {
     if (piece === snippetMarks.start || piece === snippetMarks.end) {
       const opening = piece === snippetMarks.start;
       if (opening !== open) html += opening ? '<mark>' : '</mark>';
