@@ -68,7 +68,7 @@ describe('search suggestions, rebuild, stats and the MCP tool', () => {
     }));
     for (let start = 0; start < rows.length; start += 100) await t.db.kysely.insertInto(table as never).values(rows.slice(start, start + 100) as never).execute();
     // And a document whose entry is gone.
-    await searchEngine(t.db).insertDocuments(t.db, [{ entryId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', variant: 'both', collectionId, locale: 'en', slug: 'gone', title: 'Ghost', titleText: 'Ghost', bodyText: '' }]);
+    await searchEngine(t.db).insertDocuments(t.db, [{ entryId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', variant: 'both', collectionId, collection: 'places', locale: 'en', slug: 'gone', title: 'Ghost', titleText: 'Ghost', bodyText: '' }]);
     expect(await suggested('ghost')).toEqual([]);
     expect((await request('GET', '/search?q=ghost')).body.results).toHaveLength(1);
     const before = expectSuccess(await request('GET', '/search/stats')).items.find((item: { collection: string }) => item.collection === 'places');

@@ -40,6 +40,7 @@ export async function createPostgresSearchTables(db: Kysely<unknown>): Promise<v
     entry_id text not null,
     variant text not null,
     collection_id text not null references collections(id) on delete cascade,
+    collection text not null,
     locale text not null,
     slug text not null,
     title text not null,
@@ -137,12 +138,12 @@ export const postgresSearch: SearchEngine = {
     if (documents.length === 0) return;
     const values = documents.map(
       (document) =>
-        sql`(${document.entryId}, ${document.variant}, ${document.collectionId}, ${document.locale}, ${document.slug}, ${document.title}, ${document.titleText}, ${document.bodyText}, ${configName(document.locale)})`,
+        sql`(${document.entryId}, ${document.variant}, ${document.collectionId}, ${document.collection}, ${document.locale}, ${document.slug}, ${document.title}, ${document.titleText}, ${document.bodyText}, ${configName(document.locale)})`,
     );
-    await sql`insert into search_documents (entry_id, variant, collection_id, locale, slug, title, title_text, body_text, config, vector)
-      select v.entry_id, v.variant, v.collection_id, v.locale, v.slug, v.title, v.title_text, v.body_text, c.config,
+    await sql`insert into search_documents (entry_id, variant, collection_id, collection, locale, slug, title, title_text, body_text, config, vector)
+      select v.entry_id, v.variant, v.collection_id, v.collection, v.locale, v.slug, v.title, v.title_text, v.body_text, c.config,
         setweight(to_tsvector(c.config, v.title_text), 'A') || setweight(to_tsvector(c.config, v.body_text), 'B')
-      from (values ${sql.join(values)}) as v (entry_id, variant, collection_id, locale, slug, title, title_text, body_text, config_name)
+      from (values ${sql.join(values)}) as v (entry_id, variant, collection_id, collection, locale, slug, title, title_text, body_text, config_name)
       cross join lateral (select ${resolvedConfig(sql`v.config_name`)} as config) c`.execute(db.kysely);
   },
 
@@ -164,11 +165,10 @@ export const postgresSearch: SearchEngine = {
       select page.entry_id as "entryId", page.collection, page.slug, page.title, page.score,
         case when ${titleRank} > ${bodyRank} then ${headline(sql`page.title_text`)} else ${headline(sql`page.body_text`)} end as snippet
       from (
-        select d.entry_id, d.slug, d.title, d.config, d.vector, d.title_text, d.body_text, c.slug as collection, q.query, ${score} as score
+        select d.entry_id, d.slug, d.title, d.config, d.vector, d.title_text, d.body_text, d.collection, q.query, ${score} as score
         from (select distinct ${resolvedConfig(sql`name`)} as config from unnest(${names}::text[]) as name) configs
         cross join lateral (select ${renderTsquery(request.query, sql`configs.config`)} as query) q
         join search_documents d on d.config = configs.config and d.vector @@ q.query
-        join collections c on c.id = d.collection_id
         where ${sql.join(filters, sql` and `)}
         order by score desc, d.entry_id limit ${request.limit}
       ) page

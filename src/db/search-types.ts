@@ -12,6 +12,8 @@ export interface SearchDocument {
   entryId: string;
   variant: SearchVariant;
   collectionId: string;
+  /** The collection's slug (it never changes): results need no join to `collections`. */
+  collection: string;
   locale: string;
   slug: string;
   title: string;

@@ -276,6 +276,8 @@ export interface SearchDocumentsTable {
   /** `live` (what readers see), `working` (the staged draft), or `both` when they are the same. */
   variant: string;
   collection_id: string;
+  /** The collection's slug, which never changes: results and suggestions read no other table. */
+  collection: string;
   locale: string;
   slug: string;
   /** The title shown in results (the `title` or `name` field, else the slug). */

@@ -60,6 +60,7 @@ function documentOf(collection: LoadedCollection, row: EntryRow, variant: Search
     entryId: row._id,
     variant,
     collectionId: collection.id,
+    collection: collection.slug,
     locale: row._locale,
     slug: row._slug,
     title: indexableText(shown === '' ? row._slug : shown),
