@@ -25,6 +25,7 @@ import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 import { seedTerms, type SeededTerms } from './site-structure.ts';
+import { measureSearch, printSearch } from './search.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 
     if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
+    if (only === undefined || only === 'search') printSearch(await measureSearch({ databaseUrl, folioUrl: `http://127.0.0.1:${folioPort}`, baselineUrl: `http://127.0.0.1:${baselinePort}/`, token, connections, duration }), databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite', connections);
     if (only !== undefined && !mediaOnly) return;
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);

@@ -34,6 +34,7 @@ import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { sectionRoutes } from './sections/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -43,7 +44,7 @@ import { widgetRoutes } from './widgets/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes];
 
 export interface AppDependencies {
   config: Config;

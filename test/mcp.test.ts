@@ -404,6 +404,7 @@ describe('content and revision tools', () => {
       schema_list_collections: 'read-only', schema_get_collection: 'read-only', schema_create_collection: 'write',
       schema_delete_collection: 'destructive', schema_create_field: 'write', schema_delete_field: 'destructive',
       media_list: 'read-only', media_get: 'read-only', media_update: 'write', media_delete: 'destructive',
+      search: 'read-only',
       taxonomy_list: 'read-only', taxonomy_list_terms: 'read-only', taxonomy_create_term: 'write',
       menu_list: 'read-only', menu_get: 'read-only',
       revision_list: 'read-only', revision_restore: 'write',

@@ -214,3 +214,13 @@ export const filters = {
     return sql<SqlBool>`exists (select 1 from entry_terms where entry_terms.entry_id = ${sql.ref(`${table}._id`)} and entry_terms.taxonomy_id = ${filter.taxonomyId} and ${term})`;
   },
 };
+
+/**
+ * Entries in id order after `after`, `limit` at a time, locked when asked: how the search index walks
+ * a collection (its rebuild locks each batch so no save lands between reading a row and indexing it).
+ */
+export async function entriesAfter(db: Db, table: string, after: string | undefined, limit: number, options: { lock?: boolean } = {}): Promise<EntryRow[]> {
+  let query = entries(db).selectFrom(table).selectAll().orderBy('_id').limit(limit);
+  if (after !== undefined) query = query.where('_id', '>', after);
+  return (await (options.lock ? lockRows(db, query) : query).execute()) as EntryRow[];
+}

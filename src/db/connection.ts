@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './types.ts';
@@ -180,9 +180,30 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...kyselyLog(options) });
+  const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), ...kyselyLog(options) });
   const db: Db = { identity: {}, kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
   return db;
+}
+
+/**
+ * Kysely's migrator asks the introspector whether its bookkeeping tables exist. The stock PostgreSQL
+ * introspector reads every column of every table of every schema and calls functions on their OIDs,
+ * so a table dropped meanwhile by another process sharing the database (another deployment in its
+ * own schema; the test suites, each in one) fails the migration with "relation does not exist".
+ * Folio's tables live in the current schema, and the migrator needs only their names: this lists
+ * those, from the catalogue alone.
+ */
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    const stock = super.createIntrospector(db);
+    return {
+      getSchemas: () => stock.getSchemas(),
+      async getTables(): Promise<TableMetadata[]> {
+        const { rows } = await sql<{ name: string; schema: string }>`select tablename as name, schemaname as schema from pg_catalog.pg_tables where schemaname = current_schema()`.execute(db);
+        return rows.map((row) => ({ name: row.name, schema: row.schema, isView: false, isForeign: false, columns: [] }));
+      },
+    };
+  }
 }
 
 /** Where the database is, for people: the SQLite file, or the PostgreSQL server and database, never credentials. */

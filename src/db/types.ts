@@ -262,4 +262,34 @@ export interface Database {
   sections: SectionsTable;
   widget_areas: WidgetAreasTable;
   widgets: WidgetsTable;
+  search_documents: SearchDocumentsTable;
+  search_title_keys: SearchTitleKeysTable;
+}
+
+/**
+ * The full-text index (src/search/, docs/decisions/0020): one row per indexed version of an entry.
+ * Each engine adds its own columns (SQLite: an integer `id` shared with its FTS5 tables and `stemmed`;
+ * PostgreSQL: `config` and `vector`), written only by src/db/search-*.ts.
+ */
+export interface SearchDocumentsTable {
+  entry_id: string;
+  /** `live` (what readers see), `working` (the staged draft), or `both` when they are the same. */
+  variant: string;
+  collection_id: string;
+  /** The collection's slug, which never changes: results and suggestions read no other table. */
+  collection: string;
+  locale: string;
+  slug: string;
+  /** The title shown in results (the `title` or `name` field, else the slug). */
+  title: string;
+  /** The indexed title (empty unless the title field is searchable) and the other searchable fields. */
+  title_text: string;
+  body_text: string;
+}
+
+/** Folded title suffixes of the live documents, for suggestions by prefix on either engine. */
+export interface SearchTitleKeysTable {
+  title_key: string;
+  entry_id: string;
+  variant: string;
 }

@@ -10,6 +10,8 @@ import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
 import { checkFieldValue, columnKind, defaultValueFor, fromColumnValue, isBlankValue, sortKind } from '../content/field-values.ts';
 import { columnValues, existingIds } from '../content/store.ts';
+import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
+import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
@@ -123,7 +125,10 @@ export const updateCollection = defineOperation({
       if (input.supports !== undefined) changes.supports = JSON.stringify(input.supports);
       if (input.urlPattern !== undefined) changes.url_pattern = input.urlPattern;
       await store.updateCollectionRow(db, existing.id, changes);
-      return { item: store.toCollection({ ...existing, ...changes }) };
+      const updated = store.toCollection({ ...existing, ...changes });
+      // The index follows `search` being added or removed, in this transaction (decisions/0020).
+      if (isSearchable(updated) !== isSearchable(store.toCollection(existing))) await reindexCollection(db, await requireCollection(db, input.slug));
+      return { item: updated };
     });
   },
 });
@@ -148,7 +153,7 @@ export const deleteCollection = defineOperation({
       if (!input.force && (await entryTableHasRows(db, existing.table_name))) {
         throw new AppError('SCHEMA_ERROR', `Collection ${input.slug} has content; pass force=true to delete it with its content`, { reason: 'has_content' });
       }
-      // Fields, revisions and schedules go with the row (foreign keys cascade).
+      // Fields, revisions, schedules and search documents go with the row (foreign keys cascade).
       await store.deleteCollectionRow(db, existing.id);
       await dropEntryTable(db, existing.table_name);
       return { success: true as const };
@@ -211,6 +216,8 @@ export const createField = defineOperation({
         await addFieldColumn(db, collection.tableName, field.slug, columnKind(field.type));
         await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sort: sortKind(field.type), unique: field.unique });
         await store.touchCollection(db, collection.id, now);
+        // A new `title` field takes over from `name` as the title results show.
+        if (isSearchable(collection) && titleField([...collection.fields, field]) === field) await reindexCollection(db, await requireCollection(db, collection.slug));
         return { item: field };
       }),
     );
@@ -272,6 +279,8 @@ export const updateField = defineOperation({
         }
       }
       await store.touchCollection(db, collection.id, next.updatedAt);
+      const reindex = next.searchable !== field.searchable || (next.type !== field.type && shapesDocuments(collection.fields, field));
+      if (isSearchable(collection) && reindex) await reindexCollection(db, await requireCollection(db, collection.slug));
       return { item: next };
     });
   },
@@ -287,6 +296,7 @@ export const deleteField = defineOperation({
       await store.deleteFieldRow(db, field.id);
       await dropFieldColumn(db, collection.tableName, field.slug, field.id);
       await store.touchCollection(db, collection.id, isoNow(ctx.clock));
+      if (isSearchable(collection) && shapesDocuments(collection.fields, field)) await reindexCollection(db, await requireCollection(db, collection.slug));
       return { success: true as const };
     });
   },

@@ -15,6 +15,7 @@ export interface FieldInput {
   validation?: Record<string, unknown>;
   options?: Record<string, unknown>;
   translatable?: boolean;
+  searchable?: boolean;
 }
 
 /** Asserts a 201 success envelope and returns its data. */

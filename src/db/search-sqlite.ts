@@ -1,0 +1,123 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Db } from './connection.ts';
+import { snippetMarks, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
+
+/**
+ * Search on SQLite with FTS5 (docs/decisions/0020). `search_documents` holds the text; two FTS5
+ * tables index it as external content, kept exact by triggers in the writer's transaction: one with
+ * the Porter stemmer for English documents, one without for every other language (stemming French
+ * with an English stemmer would merge words that differ). Both fold case and diacritics.
+ */
+
+const stemmedTable = 'search_fts_stemmed';
+const plainTable = 'search_fts_plain';
+
+/** Title matches weigh ten times body matches in bm25. */
+const titleWeight = 10;
+
+/** Documents in English (`en`, `en-GB`…) go through the Porter stemmer. */
+function isEnglish(locale: string): boolean {
+  return locale === 'en' || locale.startsWith('en-');
+}
+
+/** The tables and triggers of migration 0008 on SQLite. */
+export async function createSqliteSearchTables(db: Kysely<unknown>): Promise<void> {
+  await sql`create table search_documents (
+    id integer primary key,
+    entry_id text not null,
+    variant text not null,
+    collection_id text not null references collections(id) on delete cascade,
+    collection text not null,
+    locale text not null,
+    slug text not null,
+    title text not null,
+    title_text text not null,
+    body_text text not null,
+    stemmed integer not null
+  )`.execute(db);
+  await sql`create unique index search_documents_entry on search_documents (entry_id, variant)`.execute(db);
+  await sql`create index search_documents_collection on search_documents (collection_id, entry_id)`.execute(db);
+  for (const [table, tokenizer, stemmed] of [
+    [stemmedTable, 'porter unicode61 remove_diacritics 2', 1],
+    [plainTable, 'unicode61 remove_diacritics 2', 0],
+  ] as const) {
+    await sql`create virtual table ${sql.table(table)} using fts5(title_text, body_text, content='search_documents', content_rowid='id', tokenize=${sql.lit(tokenizer)})`.execute(db);
+    // Documents are inserted and deleted, never updated (an entry's documents are replaced whole).
+    await sql`create trigger ${sql.id(`${table}_insert`)} after insert on search_documents when new.stemmed = ${sql.lit(stemmed)} begin
+      insert into ${sql.table(table)} (rowid, title_text, body_text) values (new.id, new.title_text, new.body_text);
+    end`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_delete`)} after delete on search_documents when old.stemmed = ${sql.lit(stemmed)} begin
+      insert into ${sql.table(table)} (${sql.table(table)}, rowid, title_text, body_text) values ('delete', old.id, old.title_text, old.body_text);
+    end`.execute(db);
+  }
+}
+
+/** A term in FTS5's syntax: its words as one quoted phrase (quotes doubled), `*` after it for a prefix. */
+function renderTerm(term: SearchTerm): string {
+  return `"${term.words.join(' ').replaceAll('"', '""')}"${term.prefix ? '*' : ''}`;
+}
+
+/** The whole query in FTS5's syntax, every part parenthesised so precedence never matters. */
+export function renderFts5Query(query: SearchQuery): string {
+  const anyOf = (terms: readonly SearchTerm[]) => `(${terms.map(renderTerm).join(' OR ')})`;
+  const required = query.groups.map(anyOf).join(' AND ');
+  return query.excluded.length === 0 ? required : `(${required}) NOT ${anyOf(query.excluded)}`;
+}
+
+function matchesIn(table: string, match: string, request: SearchRequest): RawBuilder<unknown> {
+  const fts = sql.table(table);
+  const filters = [sql`d.variant <> ${request.view === 'live' ? 'working' : 'live'}`];
+  if (request.collectionIds !== undefined) filters.push(sql`d.collection_id in (${sql.join(request.collectionIds)})`);
+  if (request.locale !== undefined) filters.push(sql`d.locale = ${request.locale}`);
+  // CROSS JOIN fixes the order: the full-text matches first. Otherwise statistics that know nothing of
+  // the documents can make SQLite walk every document of a collection and probe the index with each.
+  return sql`select d.id, d.entry_id, d.slug, d.title, d.stemmed, d.collection, -bm25(${fts}, ${sql.lit(titleWeight)}, 1.0) as score
+    from ${fts} cross join search_documents d on d.id = ${fts}.rowid
+    where ${fts} match ${match} and ${sql.join(filters, sql` and `)}`;
+}
+
+/** The snippet of one document from its table: FTS5 picks the column with the best passage. */
+function snippetFrom(table: string, match: string): RawBuilder<unknown> {
+  const fts = sql.table(table);
+  return sql`(select snippet(${fts}, -1, ${snippetMarks.start}, ${snippetMarks.end}, '…', 24) from ${fts} where ${fts} match ${match} and ${fts}.rowid = page.id)`;
+}
+
+export const sqliteSearch: SearchEngine = {
+  async insertDocuments(db: Db, documents: readonly SearchDocument[]): Promise<void> {
+    if (documents.length === 0) return;
+    const rows = documents.map((document) => ({
+      entry_id: document.entryId,
+      variant: document.variant,
+      collection_id: document.collectionId,
+      collection: document.collection,
+      locale: document.locale,
+      slug: document.slug,
+      title: document.title,
+      title_text: document.titleText,
+      body_text: document.bodyText,
+      stemmed: isEnglish(document.locale) ? 1 : 0,
+    }));
+    await (db.kysely as unknown as Kysely<{ search_documents: (typeof rows)[number] }>).insertInto('search_documents').values(rows).execute();
+  },
+
+  /**
+   * Matches from each FTS5 table the request may touch, ranked together by bm25; snippets are made
+   * for the page's rows only, after the limit.
+   */
+  async search(db: Db, request: SearchRequest): Promise<SearchHit[]> {
+    const match = renderFts5Query(request.query);
+    const tables = request.locale === undefined ? [stemmedTable, plainTable] : [isEnglish(request.locale) ? stemmedTable : plainTable];
+    const matches = sql.join(
+      tables.map((table) => matchesIn(table, match, request)),
+      sql` union all `,
+    );
+    const after = request.after;
+    const afterCursor = after === undefined ? sql`1` : sql`(score < ${after.score} or (score = ${after.score} and entry_id > ${after.entryId}))`;
+    const { rows } = await sql<SearchHit>`
+      select page.entry_id as "entryId", page.collection, page.slug, page.title, page.score,
+        case when page.stemmed = 1 then ${snippetFrom(stemmedTable, match)} else ${snippetFrom(plainTable, match)} end as snippet
+      from (select * from (${matches}) where ${afterCursor} order by score desc, entry_id limit ${request.limit}) page
+      order by page.score desc, page.entry_id`.execute(db.kysely);
+    return rows;
+  },
+};

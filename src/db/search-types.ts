@@ -1,0 +1,77 @@
+import type { Db } from './connection.ts';
+
+/**
+ * The full-text index's interface and its shapes, implemented once per engine (search-engine.ts
+ * picks one).
+ */
+
+/** Which version of an entry a document holds; `both` when the live values are the working ones. */
+export type SearchVariant = 'live' | 'working' | 'both';
+
+export interface SearchDocument {
+  entryId: string;
+  variant: SearchVariant;
+  collectionId: string;
+  /** The collection's slug (it never changes): results need no join to `collections`. */
+  collection: string;
+  locale: string;
+  slug: string;
+  title: string;
+  /** The indexed title: weighs more than the body. */
+  titleText: string;
+  bodyText: string;
+}
+
+/**
+ * One term of a query: words that must appear in this order (a single word is a phrase of one), the
+ * last one as a prefix when `prefix`. Words hold only letters, digits and combining marks, so no term
+ * can carry an engine's own syntax; each engine still quotes them.
+ */
+export interface SearchTerm {
+  words: string[];
+  prefix: boolean;
+}
+
+/** Every group must match; a group matches when any of its terms does (`OR`); no excluded term may. */
+export interface SearchQuery {
+  groups: SearchTerm[][];
+  excluded: SearchTerm[];
+}
+
+export interface SearchRequest {
+  query: SearchQuery;
+  /** `live` searches what readers see, `working` what editors see. */
+  view: 'live' | 'working';
+  /** Only these collections (ids); undefined: every collection. */
+  collectionIds?: string[];
+  locale?: string;
+  /** The site's locales, which tell PostgreSQL which text search configurations documents use. */
+  siteLocales: readonly string[];
+  /** The last result of the previous page: the next page starts after it in (score desc, entry id) order. */
+  after?: { score: number; entryId: string };
+  /** How many rows to return (a page plus one, to tell whether another follows). */
+  limit: number;
+}
+
+export interface SearchHit {
+  entryId: string;
+  collection: string;
+  slug: string;
+  title: string;
+  /** Higher is better; comparable within one query. */
+  score: number;
+  /** The passage of the best-matching field, matched terms between `snippetMarks`, not yet escaped. */
+  snippet: string;
+}
+
+/**
+ * What the engines put around matched terms in snippets: control characters that stored text never
+ * holds (src/search/text.ts strips them), so escaping the snippet afterwards cannot be confused.
+ */
+export const snippetMarks = { start: '\u0001', end: '\u0002' } as const;
+
+export interface SearchEngine {
+  /** Adds documents; their entries hold none yet (the caller deleted them). */
+  insertDocuments(db: Db, documents: readonly SearchDocument[]): Promise<void>;
+  search(db: Db, request: SearchRequest): Promise<SearchHit[]>;
+}

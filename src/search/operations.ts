@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import { contentRead } from '../content/access.ts';
+import { viewOf } from '../content/lookup.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import { AppError, validationError } from '../core/errors.ts';
+import { access, defineOperation } from '../core/operation.ts';
+import { roles } from '../core/roles.ts';
+import type { Db } from '../db/connection.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { searchEngine } from '../db/search-engine.ts';
+import { lockCollection } from '../schema/operations.ts';
+import * as schemaStore from '../schema/store.ts';
+import { publicReadEnabled, readSettings } from '../settings/read.ts';
+import { isSearchable } from './documents.ts';
+import { rebuildBatch } from './indexer.ts';
+import { parseSearchQuery } from './query.ts';
+import type { RebuildBody, SearchQueryParams, SearchResult, SuggestQueryParams } from './schemas.ts';
+import * as store from './store.ts';
+import { snippetHtml, suggestionPrefix } from './text.ts';
+
+/** Searching published content: `content:read`, or anyone while `publicRead` is on; working values need Contributor (DECISIONS §2). */
+const searchRead = access.scope<{ status?: string }>('content:read', {
+  publicWhen: publicReadEnabled,
+  inputRole: (input) => (input.status === 'draft' ? roles.contributor : undefined),
+});
+
+/** Rebuilding the index and reading its counts are the administrator's (decisions/0020). */
+const searchAdmin = access.scope('admin');
+
+/**
+ * The ids of the named collections; an unknown one, or one without `search`, is a 400 naming
+ * `collections` (a search box's mistyped filter is bad input, not a missing page).
+ */
+async function searchableCollections(db: Db, slugs: readonly string[]): Promise<schemaStore.LoadedCollection[]> {
+  const collections = await Promise.all(slugs.map((slug) => schemaStore.loadCollection(db, slug)));
+  const issues = slugs.flatMap((slug, index) => {
+    const collection = collections[index];
+    if (!collection) return [{ path: 'collections', message: `No collection ${slug}` }];
+    return isSearchable(collection) ? [] : [{ path: 'collections', message: `Collection ${slug} does not support search (add search to its supports)` }];
+  });
+  if (issues.length > 0) throw validationError(issues);
+  return collections as schemaStore.LoadedCollection[];
+}
+
+/** The last result of a page, as the cursor names it: its score and entry id (neither a field value). */
+function decodeSearchCursor(cursor: string): { score: number; entryId: string } {
+  const [score, entryId] = decodeCursor(cursor, 2);
+  if (typeof score !== 'number' || !Number.isFinite(score) || typeof entryId !== 'string') throw validationError([{ path: 'cursor', message: 'Malformed cursor' }]);
+  return { score, entryId };
+}
+
+export const searchContent = defineOperation({
+  name: 'search.query',
+  access: searchRead,
+  async run(ctx, input: z.output<typeof SearchQueryParams>): Promise<{ results: SearchResult[]; nextCursor?: string }> {
+    const collections = input.collections === undefined ? undefined : await searchableCollections(ctx.db, input.collections);
+    const after = input.cursor === undefined ? undefined : decodeSearchCursor(input.cursor);
+    const query = parseSearchQuery(input.q);
+    // Only exclusions, or nothing but punctuation: nothing to look for.
+    if (query.groups.length === 0) return { results: [] };
+    const editor = viewOf(ctx) === 'editor';
+    const { locales } = await readSettings(ctx.db);
+    const hits = await searchEngine(ctx.db).search(ctx.db, {
+      query,
+      view: editor && input.status === 'draft' ? 'working' : 'live',
+      collectionIds: collections?.map((collection) => collection.id),
+      locale: input.locale,
+      siteLocales: locales,
+      after,
+      limit: input.limit + 1,
+    });
+    const page = hits.slice(0, input.limit);
+    const results = page.map((hit) => ({ collection: hit.collection, id: hit.entryId, slug: hit.slug, title: hit.title, snippet: snippetHtml(hit.snippet ?? ''), score: hit.score }));
+    const last = page.at(-1);
+    return hits.length > input.limit && last ? { results, nextCursor: encodeCursor([last.score, last.entryId]) } : { results };
+  },
+});
+
+export const suggestTitles = defineOperation({
+  name: 'search.suggest',
+  access: contentRead,
+  async run(ctx, input: z.output<typeof SuggestQueryParams>): Promise<{ items: store.Suggestion[] }> {
+    const prefix = suggestionPrefix(input.q);
+    if (prefix === '') return { items: [] };
+    // A title may have two keys that start alike ("new new york"): a few more rows cover those repeats.
+    const rows = await store.suggestTitles(ctx.db, prefix, input.limit * 2);
+    const seen = new Set<string>();
+    return { items: rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, input.limit) };
+  },
+});
+
+/**
+ * Rebuilds the index of the named collections (default: every one with `search`), a batch of
+ * entries per transaction, so searches and writes go on meanwhile and each batch is exact when it
+ * commits. A full rebuild first drops documents of collections without `search`.
+ */
+export const rebuildIndex = defineOperation({
+  name: 'search.rebuild',
+  access: searchAdmin,
+  async run(ctx, input: z.output<typeof RebuildBody>): Promise<{ items: store.CollectionCounts[] }> {
+    let collections: schemaStore.LoadedCollection[];
+    if (input.collections === undefined) {
+      const all = (await schemaStore.listCollectionRows(ctx.db)).map(schemaStore.toCollection).filter(isSearchable);
+      collections = (await Promise.all(all.map((collection) => schemaStore.loadCollection(ctx.db, collection.slug)))).filter((collection) => collection !== undefined);
+      await store.deleteDocumentsOutside(ctx.db, collections.map((collection) => collection.id));
+    } else {
+      collections = await searchableCollections(ctx.db, input.collections);
+    }
+    const items: store.CollectionCounts[] = [];
+    for (const { slug } of collections) items.push(await rebuildCollection(ctx.db, slug));
+    return { items };
+  },
+});
+
+/** One collection, batch by batch; one deleted or stripped of `search` meanwhile ends early. */
+async function rebuildCollection(db: Db, slug: string): Promise<store.CollectionCounts> {
+  const counts = { collection: slug, entries: 0, documents: 0 };
+  let after: string | undefined;
+  do {
+    const batch = await inTransaction(db, async (tx) => {
+      // Each batch holds the collection against schema changes, as every content write does.
+      const collection = await lockCollection(tx, slug, 'share').catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined;
+        throw error;
+      });
+      return collection && isSearchable(collection) ? rebuildBatch(tx, collection, after) : undefined;
+    });
+    if (!batch) break;
+    counts.entries += batch.entries;
+    counts.documents += batch.documents;
+    after = batch.last;
+  } while (after !== undefined);
+  return counts;
+}
+
+export const indexStats = defineOperation({
+  name: 'search.stats',
+  access: searchAdmin,
+  async run(ctx): Promise<{ items: store.CollectionCounts[] }> {
+    return { items: await store.countDocuments(ctx.db) };
+  },
+});
