@@ -77,9 +77,10 @@ function matchesIn(table: string, match: string, request: SearchRequest): RawBui
 }
 
 /**
- * Snippets of the page's documents in one FTS5 table (each document is in one only): a second pass over the matches, joined to
- * the page, so snippet() runs for the page's rows only. A subquery per row that matched again by rowid
- * cost a fresh match (loading every term's doclist) for each row: three times what the snippets do.
+ * Snippets of the page's documents in one FTS5 table (each document is in one only): a second pass
+ * over the matches, joined to the page, so snippet() runs for the page's rows only. A subquery per
+ * row that matched again by rowid cost a fresh match (every term's doclist loaded) for each row, as
+ * much again as the snippets themselves.
  */
 function snippetsFrom(table: string, match: string): RawBuilder<unknown> {
   const fts = sql.table(table);
