@@ -9,6 +9,7 @@ import * as jobs from './migrations/0004_jobs.ts';
 import * as media from './migrations/0005_media.ts';
 import * as taxonomies from './migrations/0006_taxonomies.ts';
 import * as siteStructure from './migrations/0007_site_structure.ts';
+import * as signIn from './migrations/0009_sign_in.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -21,6 +22,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0005_media': media,
     '0006_taxonomies': taxonomies,
     '0007_site_structure': siteStructure,
+    '0009_sign_in': signIn,
   };
 }
 
