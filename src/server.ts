@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { createMailer } from './auth/mail.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
@@ -41,7 +42,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners: EntryChangeListener[] = [];
-  const app = createApp({ config, db, log, storage, entryListeners });
+  const mailer = createMailer(config, log);
+  const app = createApp({ config, db, log, storage, entryListeners, mailer });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -52,6 +54,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), media: mediaLocation(config) }, 'folio listening');
+  if (!mailer.delivers) {
+    log.warn('no SMTP server configured (SMTP_URL or SMTP_HOST): sign-in and invitation links are written to this log instead of being mailed; fine for development, never for a public site');
+  }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
   const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
   jobs.start();
@@ -67,6 +72,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await jobs.stop();
+        await mailer.idle();
+        mailer.close();
         await db.close();
         await storage.close();
         log.info('folio stopped');
