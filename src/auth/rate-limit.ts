@@ -24,7 +24,7 @@ export const signInLimits = {
   /** Following a link (a guessed token would be tried here), per client. */
   magicLinkVerify: { name: 'magic-link-verify', limit: 20, windowMs: 15 * 60_000 },
   /** Registering passkeys, per client (per account without one). */
-  passkeyRegister: { name: 'passkey-register', limit: 20, windowMs: 15 * 60_000 },
+  passkeyRegister: { name: 'passkey-register', limit: 30, windowMs: 15 * 60_000 },
   /** Invitations sent, per client (per inviting account without one). */
   invite: { name: 'invite', limit: 20, windowMs: 60 * 60_000 },
   /** Accepting an invitation and the setup page's steps, per client. */

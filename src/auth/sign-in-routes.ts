@@ -2,9 +2,23 @@ import { DeletedResponse } from '../core/schemas.ts';
 import { defineRoute } from '../http/route.ts';
 import { logout } from './account.ts';
 import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
 import { sessionCookie } from './sessions.ts';
 import { getSetupStatus } from './setup.ts';
-import { CookieHeaders, MagicLinkSendBody, MagicLinkVerifyQuery, SetupStatusResponse } from './sign-in-schemas.ts';
+import {
+  CookieHeaders,
+  MagicLinkSendBody,
+  MagicLinkVerifyQuery,
+  PasskeyAssertionBody,
+  PasskeyIdParams,
+  PasskeyListResponse,
+  PasskeyRegistrationBody,
+  PasskeyResponse,
+  RenamePasskeyBody,
+  SetupStatusResponse,
+  SignedInResponse,
+  WebAuthnOptionsResponse,
+} from './sign-in-schemas.ts';
 
 /** Where a browser lands once signed in. */
 export const landingPath = '/_cms/';
@@ -15,6 +29,56 @@ const setup = 'Setup';
 /** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
 export const signInRoutes = [
   defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/options',
+    tag: account,
+    summary: 'WebAuthn options to sign in with a passkey (the challenge is good for one verify, 5 minutes)',
+    operation: passkeySignInOptions,
+    response: WebAuthnOptionsResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/verify',
+    tag: account,
+    summary: 'Verify a passkey assertion and start a session (cookie)',
+    operation: passkeySignIn,
+    body: PasskeyAssertionBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+  }),
+  defineRoute({ method: 'get', path: '/auth/passkey', tag: account, summary: "The caller's passkeys", operation: listPasskeys, response: PasskeyListResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/register/options',
+    tag: account,
+    summary: "WebAuthn options to add a passkey to the caller's account (at most 10)",
+    operation: passkeyRegistrationOptions,
+    response: WebAuthnOptionsResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/register/verify',
+    tag: account,
+    summary: 'Register the passkey the browser created',
+    operation: registerPasskey,
+    body: PasskeyRegistrationBody,
+    response: PasskeyResponse,
+    status: 201,
+  }),
+  defineRoute({ method: 'patch', path: '/auth/passkey/:id', tag: account, summary: 'Rename a passkey', operation: renamePasskey, params: PasskeyIdParams, body: RenamePasskeyBody, response: PasskeyResponse }),
+  defineRoute({
+    method: 'delete',
+    path: '/auth/passkey/:id',
+    tag: account,
+    summary: "Delete a passkey (not the last way in: 409 last_way_in)",
+    operation: deletePasskey,
+    params: PasskeyIdParams,
+    response: DeletedResponse,
+  }),
   defineRoute({
     method: 'post',
     path: '/auth/magic-link/send',

@@ -14,3 +14,50 @@ export const SignedInResponse = z.object({ item: UserSchema });
 
 /** The browser's cookies, read by sign-ins to end the session they replace. */
 export const CookieHeaders = z.object({ cookie: z.string().max(8192).optional() });
+
+const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+
+const credentialEnvelope = {
+  id: base64url(1024).min(1),
+  rawId: base64url(1024).min(1),
+  type: z.literal('public-key'),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+/** What `navigator.credentials.get()` gives, as `PublicKeyCredential.toJSON()` writes it. */
+export const PasskeyAssertionBody = z.strictObject({
+  ...credentialEnvelope,
+  response: z.object({
+    clientDataJSON: base64url(16_384).min(1),
+    authenticatorData: base64url(16_384).min(1),
+    signature: base64url(4096).min(1),
+    userHandle: base64url(1024).optional(),
+  }),
+});
+
+/** What `navigator.credentials.create()` gives, as `PublicKeyCredential.toJSON()` writes it, and a name for it. */
+export const PasskeyRegistrationBody = z.strictObject({
+  ...credentialEnvelope,
+  response: z.object({
+    clientDataJSON: base64url(16_384).min(1),
+    attestationObject: base64url(65_536).min(1),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+  name: z.string().trim().min(1).max(100).optional().describe('What the person calls this passkey; default "Passkey"'),
+});
+
+export const PasskeySchema = z
+  .object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() })
+  .meta({ id: 'Passkey' });
+
+export const PasskeyResponse = z.object({ item: PasskeySchema });
+export const PasskeyListResponse = z.object({ items: z.array(PasskeySchema) });
+export const PasskeyIdParams = z.object({ id: z.string().min(1).max(64) });
+export const RenamePasskeyBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+
+/** WebAuthn options as the browser's `PublicKeyCredential.parse*OptionsFromJSON()` reads them. */
+export const WebAuthnOptionsResponse = z
+  .object({ challenge: z.string(), rpId: z.string().optional(), timeout: z.number().optional() })
+  .loose()
+  .describe('PublicKeyCredentialRequestOptionsJSON or PublicKeyCredentialCreationOptionsJSON');
