@@ -1,12 +1,16 @@
 import { DeletedResponse } from '../core/schemas.ts';
 import { defineRoute } from '../http/route.ts';
 import { logout } from './account.ts';
+import { acceptInvitation, invite } from './invitations.ts';
 import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
 import { sessionCookie } from './sessions.ts';
 import { getSetupStatus } from './setup.ts';
 import {
+  AcceptInvitationBody,
   CookieHeaders,
+  InvitationResponse,
+  InviteBody,
   MagicLinkSendBody,
   MagicLinkVerifyQuery,
   PasskeyAssertionBody,
@@ -99,6 +103,30 @@ export const signInRoutes = [
     input: ({ query, headers }) => ({ token: query.token, cookie: headers.cookie }),
     result: { kind: 'redirect', status: 303, location: () => landingPath },
     cookies: (output, config) => [sessionCookie(config, output.session)],
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/invite',
+    tag: account,
+    summary: 'Invite a person by mail with a role (a single-use link, valid 7 days)',
+    operation: invite,
+    body: InviteBody,
+    response: InvitationResponse,
+    status: 201,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/invitation/accept',
+    tag: account,
+    summary: "Accept an invitation: creates the account with the invited address and role, and starts a session (cookie)",
+    operation: acceptInvitation,
+    body: AcceptInvitationBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+    status: 201,
   }),
   defineRoute({
     method: 'post',

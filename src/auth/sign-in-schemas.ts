@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, UserSchema } from '../users/schemas.ts';
+import { EmailSchema, RoleSchema, UserNameSchema, UserSchema } from '../users/schemas.ts';
 
 export const SetupStatusResponse = z.object({
   setupComplete: z.boolean().describe('Whether the first admin exists (setup page or `folio admin create`); the setup endpoints then refuse'),
@@ -61,3 +61,16 @@ export const WebAuthnOptionsResponse = z
   .object({ challenge: z.string(), rpId: z.string().optional(), timeout: z.number().optional() })
   .loose()
   .describe('PublicKeyCredentialRequestOptionsJSON or PublicKeyCredentialCreationOptionsJSON');
+
+export const InviteBody = z.strictObject({ email: EmailSchema, role: RoleSchema });
+
+export const InvitationSchema = z
+  .object({ id: z.string(), email: z.string(), role: z.number().int(), expiresAt: z.string(), createdAt: z.string() })
+  .meta({ id: 'Invitation' });
+
+export const InvitationResponse = z.object({ item: InvitationSchema });
+
+export const AcceptInvitationBody = z.strictObject({
+  token: z.string().min(1).max(200).describe("The token of the invitation's link"),
+  name: UserNameSchema,
+});
