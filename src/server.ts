@@ -3,6 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { createMailer } from './auth/mail.ts';
+import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
@@ -30,12 +31,16 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database);
   let hasUsers: boolean;
+  let setupSecret: string | undefined;
   let storage: MediaStorage;
   try {
     storage = await openStorage(config.media.storage);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     hasUsers = await hasAnyUser(db);
+    // Only whoever reads this process's output can open the setup page (a fresh public install is
+    // not the first visitor's to claim); each start adds its own secret, valid until setup is done.
+    if (!(await isSetupComplete(db))) setupSecret = await createSetupSecret(db, systemClock);
   } catch (error) {
     await db.close();
     throw error;
@@ -56,6 +61,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), media: mediaLocation(config) }, 'folio listening');
   if (!mailer.delivers) {
     log.warn('no SMTP server configured (SMTP_URL or SMTP_HOST): sign-in and invitation links are written to this log instead of being mailed; fine for development, never for a public site');
+  }
+  if (setupSecret !== undefined) {
+    log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
   const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });

@@ -5,7 +5,7 @@ import { acceptInvitation, invite } from './invitations.ts';
 import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
 import { sessionCookie } from './sessions.ts';
-import { getSetupStatus } from './setup.ts';
+import { createFirstAdmin, getSetupStatus } from './setup.ts';
 import {
   AcceptInvitationBody,
   CookieHeaders,
@@ -19,6 +19,7 @@ import {
   PasskeyRegistrationBody,
   PasskeyResponse,
   RenamePasskeyBody,
+  SetupAdminBody,
   SetupStatusResponse,
   SignedInResponse,
   WebAuthnOptionsResponse,
@@ -33,6 +34,20 @@ const setup = 'Setup';
 /** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
 export const signInRoutes = [
   defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/setup/admin',
+    tag: setup,
+    summary: "Create the first admin with the setup link's secret, completing setup, and start their session (cookie)",
+    operation: createFirstAdmin,
+    body: SetupAdminBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+    status: 201,
+  }),
   defineRoute({
     method: 'post',
     path: '/auth/passkey/options',

@@ -74,3 +74,9 @@ export const AcceptInvitationBody = z.strictObject({
   token: z.string().min(1).max(200).describe("The token of the invitation's link"),
   name: UserNameSchema,
 });
+
+export const SetupAdminBody = z.strictObject({
+  secret: z.string().min(1).max(200).describe('The secret of the setup link the server printed at start'),
+  name: UserNameSchema,
+  email: EmailSchema,
+});

@@ -76,6 +76,8 @@ export interface TestAppOptions {
   entryListeners?: EntryChangeListener[];
   /** How sign-in mails go out; default the app's own (SMTP from the config, or the log). */
   mailer?: Mailer;
+  /** A fresh installation: no user at all (`admin` and `adminToken` are then placeholders that work nowhere). */
+  withoutAdmin?: boolean;
 }
 
 export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -102,7 +104,9 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     const { token } = await runOperation(createToken, systemContext(), () => ({ userId: user.id, name: 'test', scopes }));
     return { user, token };
   };
-  const { user: admin, token: adminToken } = await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
+  const { user: admin, token: adminToken } = options.withoutAdmin
+    ? { user: { id: 'none', email: 'none@example.com', name: 'None', role: 50, disabled: true, createdAt: '', updatedAt: '' }, token: 'ec_pat_none' }
+    : await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
 
   return {
     db,
