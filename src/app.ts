@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './auth/mail.ts';
 import { sessionCookies } from './auth/sessions.ts';
 import { authRoutes } from './auth/routes.ts';
 import { signInRoutes } from './auth/sign-in-routes.ts';
+import { pageRoutes, pagesBasePath } from './auth/pages.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
@@ -96,7 +97,8 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     const { origin, host } = requestOrigin(request.header, request.url);
     return origin === undefined || origins.allowsOrigin(origin, host);
   };
-  app.use(api, async (c, next) => {
+  // The API and the sign-in pages under /_cms/ get the same operation context.
+  app.use(`${pagesBasePath}/*`, async (c, next) => {
     const requestDb = db.forRequest();
     const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer };
     let authenticated: Promise<Context> | undefined;
@@ -115,6 +117,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
+  for (const route of pageRoutes) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {

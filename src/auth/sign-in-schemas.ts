@@ -22,7 +22,8 @@ const credentialEnvelope = {
   rawId: base64url(1024).min(1),
   type: z.literal('public-key'),
   clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  // Browsers write null where they know no attachment; the verifier takes undefined.
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).nullish().transform((value) => value ?? undefined),
 };
 
 /** What `navigator.credentials.get()` gives, as `PublicKeyCredential.toJSON()` writes it. */
@@ -32,7 +33,7 @@ export const PasskeyAssertionBody = z.strictObject({
     clientDataJSON: base64url(16_384).min(1),
     authenticatorData: base64url(16_384).min(1),
     signature: base64url(4096).min(1),
-    userHandle: base64url(1024).optional(),
+    userHandle: base64url(1024).nullish().transform((value) => value ?? undefined),
   }),
 });
 
