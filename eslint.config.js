@@ -19,6 +19,14 @@ export default tseslint.config(
     },
   },
   {
+    // The script the sign-in pages load in the browser.
+    files: ['src/auth/pages/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { document: 'readonly', fetch: 'readonly', FormData: 'readonly', location: 'readonly', navigator: 'readonly', PublicKeyCredential: 'readonly' },
+    },
+  },
+  {
     files: ['bench/**', 'src/cli/**', 'bin/**'],
     rules: { 'no-console': 'off' },
   },

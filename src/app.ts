@@ -4,7 +4,11 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import { bearerTokens } from './auth/authenticate.ts';
+import { createMailer, type Mailer } from './auth/mail.ts';
+import { sessionCookies } from './auth/sessions.ts';
 import { authRoutes } from './auth/routes.ts';
+import { signInRoutes } from './auth/sign-in-routes.ts';
+import { pageRoutes, pagesBasePath } from './auth/pages.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
@@ -13,6 +17,7 @@ import type { Db } from './db/connection.ts';
 import type { MediaStorage } from './media/storage/types.ts';
 import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
+import { clientAddress } from './http/client-address.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
@@ -44,7 +49,7 @@ import { widgetRoutes } from './widgets/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes];
 
 export interface AppDependencies {
   config: Config;
@@ -55,8 +60,10 @@ export interface AppDependencies {
   clock?: Clock;
   /** The REST routes to serve; default `apiRoutes` (tests add routes of their own). */
   routes?: readonly Route[];
-  /** How callers prove who they are, tried in order; default bearer tokens. */
+  /** How callers prove who they are, tried in order; default bearer tokens, then session cookies. */
   credentials?: readonly CredentialResolver[];
+  /** How sign-in mails go out; default SMTP from the config, or the log without it. */
+  mailer?: Mailer;
   /** Listeners of entry changes (search, hooks, webhooks and the audit log register here). */
   entryListeners?: readonly EntryChangeListener[];
 }
@@ -68,7 +75,7 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens], entryListeners = [] }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log) }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -92,9 +99,10 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     const { origin, host } = requestOrigin(request.header, request.url);
     return origin === undefined || origins.allowsOrigin(origin, host);
   };
-  app.use(api, async (c, next) => {
+  // The API and the sign-in pages under /_cms/ get the same operation context.
+  app.use(`${pagesBasePath}/*`, async (c, next) => {
     const requestDb = db.forRequest();
-    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url) };
+    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer };
     let authenticated: Promise<Context> | undefined;
     const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
     c.set('resolveContext', (authenticate) =>
@@ -111,6 +119,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
+  for (const route of pageRoutes) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {

@@ -29,6 +29,13 @@ export interface MediaConfig {
   allowedTypes: string[];
 }
 
+/** Where sign-in and invitation mails go out (nodemailer): an SMTP URL, or host and port with optional login. */
+export interface SmtpConfig {
+  transport: string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
+  /** The From address of every mail. */
+  from: string;
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 export interface Config {
@@ -48,6 +55,17 @@ export interface Config {
   schedulerIntervalMs: number;
   /** How many background jobs each process runs at once. */
   jobConcurrency: number;
+  /**
+   * How many reverse proxies stand in front of Folio: 0 takes the client's address from the socket; n
+   * takes the n-th address from the right of `X-Forwarded-For` (what the outermost trusted proxy saw).
+   */
+  trustProxy: number;
+  /** Undefined: no mail is sent, and sign-in links are logged at warn instead (development). */
+  smtp: SmtpConfig | undefined;
+  /** A session ends after this long without a request… */
+  sessionIdleMs: number;
+  /** …and this long after sign-in, whatever its use. */
+  sessionMaxAgeMs: number;
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -79,6 +97,15 @@ export const configVariables = {
   BODY_MEMORY_LIMIT: 'bodyMemoryLimit',
   SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
   JOB_CONCURRENCY: 'jobConcurrency',
+  TRUST_PROXY: 'trustProxy',
+  SMTP_URL: 'smtpUrl',
+  SMTP_HOST: 'smtpHost',
+  SMTP_PORT: 'smtpPort',
+  SMTP_USER: 'smtpUser',
+  SMTP_PASSWORD: 'smtpPassword',
+  SMTP_FROM: 'smtpFrom',
+  SESSION_IDLE_TIMEOUT: 'sessionIdleTimeout',
+  SESSION_MAX_AGE: 'sessionMaxAge',
 } as const;
 
 type Variable = keyof typeof configVariables;
@@ -153,6 +180,13 @@ const mimePattern = z
 
 const booleanText = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
 
+const durationUnitsMs = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const duration = z
+  .string()
+  .regex(/^\d{1,5}[mhd]$/, 'must be a duration such as 90m, 12h or 30d')
+  .transform((value) => Number(value.slice(0, -1)) * durationUnitsMs[value.slice(-1) as keyof typeof durationUnitsMs])
+  .pipe(z.number().min(60_000, 'must be at least 1m'));
+
 const rawSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -191,6 +225,22 @@ const rawSchema = z.object({
   BODY_MEMORY_LIMIT: byteSize.optional(),
   SCHEDULER_INTERVAL_MS: integer(100, 60_000).default(1000),
   JOB_CONCURRENCY: integer(1, 100).default(4),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const hops = value === 'true' ? 1 : value === 'false' ? 0 : /^\d{1,2}$/.test(value) ? Number(value) : -1;
+      if (hops < 0 || hops > 10) ctx.addIssue({ code: 'custom', message: 'must be false, true or the number of proxies in front of Folio (0-10)' });
+      return hops;
+    }),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: integer(1, 65535).optional(),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  SESSION_IDLE_TIMEOUT: duration.default(24 * 3_600_000),
+  SESSION_MAX_AGE: duration.default(14 * 86_400_000),
 });
 
 type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -240,6 +290,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (raw.MEDIA_STORAGE === 's3' && raw.S3_BUCKET === undefined) {
     throw new ConfigError(['S3_BUCKET (--s3-bucket) is required when MEDIA_STORAGE is s3']);
   }
+  if (raw.SMTP_URL !== undefined && raw.SMTP_HOST !== undefined) {
+    throw new ConfigError(['SMTP_URL (--smtp-url) and SMTP_HOST (--smtp-host) are two ways to say the same thing: set one']);
+  }
+  if (raw.SESSION_MAX_AGE < raw.SESSION_IDLE_TIMEOUT) {
+    throw new ConfigError(['SESSION_MAX_AGE (--session-max-age) must be at least SESSION_IDLE_TIMEOUT (--session-idle-timeout)']);
+  }
   const mediaDir = path.resolve(raw.MEDIA_DIR);
   const storage: StorageConfig =
     raw.MEDIA_STORAGE === 's3'
@@ -269,7 +325,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     bodyMemoryLimit: raw.BODY_MEMORY_LIMIT ?? Math.max(64 * 1024 * 1024, raw.BODY_LIMIT),
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
     jobConcurrency: raw.JOB_CONCURRENCY,
+    trustProxy: raw.TRUST_PROXY,
+    smtp: smtpConfig(raw),
+    sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
+    sessionMaxAgeMs: raw.SESSION_MAX_AGE,
   };
+}
+
+function smtpConfig(raw: z.output<typeof rawSchema>): SmtpConfig | undefined {
+  const from = raw.SMTP_FROM ?? `Folio <folio@${raw.PUBLIC_URL === undefined ? 'localhost' : new URL(raw.PUBLIC_URL).hostname}>`;
+  if (raw.SMTP_URL !== undefined) return { transport: raw.SMTP_URL, from };
+  if (raw.SMTP_HOST === undefined) return undefined;
+  const port = raw.SMTP_PORT ?? 587;
+  const auth = raw.SMTP_USER === undefined ? undefined : { user: raw.SMTP_USER, pass: raw.SMTP_PASSWORD ?? '' };
+  // Port 465 speaks TLS from the first byte; the others upgrade with STARTTLS when the server offers it.
+  return { transport: { host: raw.SMTP_HOST, port, secure: port === 465, ...(auth ? { auth } : {}) }, from };
 }
 
 /** Folio's base URL outside a request (CLI, jobs): PUBLIC_URL, else where it listens. */

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { createMailer } from './auth/mail.ts';
+import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
@@ -29,19 +31,24 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase(config.database);
   let hasUsers: boolean;
+  let setupSecret: string | undefined;
   let storage: MediaStorage;
   try {
     storage = await openStorage(config.media.storage);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     hasUsers = await hasAnyUser(db);
+    // Only whoever reads this process's output can open the setup page (a fresh public install is
+    // not the first visitor's to claim); each start adds its own secret, valid until setup is done.
+    if (!(await isSetupComplete(db))) setupSecret = await createSetupSecret(db, systemClock);
   } catch (error) {
     await db.close();
     throw error;
   }
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners: EntryChangeListener[] = [];
-  const app = createApp({ config, db, log, storage, entryListeners });
+  const mailer = createMailer(config, log);
+  const app = createApp({ config, db, log, storage, entryListeners, mailer });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -52,6 +59,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), media: mediaLocation(config) }, 'folio listening');
+  if (!mailer.delivers) {
+    log.warn('no SMTP server configured (SMTP_URL or SMTP_HOST): sign-in and invitation links are written to this log instead of being mailed; fine for development, never for a public site');
+  }
+  if (setupSecret !== undefined) {
+    log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
+  }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
   const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
   jobs.start();
@@ -67,6 +80,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await jobs.stop();
+        await mailer.idle();
+        mailer.close();
         await db.close();
         await storage.close();
         log.info('folio stopped');

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTokens } from '../src/auth/authenticate.ts';
-import type { UserPrincipal } from '../src/core/context.ts';
-import { unauthorized } from '../src/core/errors.ts';
-import type { CredentialResolver } from '../src/http/credentials.ts';
+import { sessionCookieName, startSession } from '../src/auth/sessions.ts';
 import { api, createCollection } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
 
@@ -10,32 +7,20 @@ import { createTestApp, expectError, expectSuccess, type TestApp } from './suppo
  * Access rules as operations declare them: the public when `publicRead` is on, the role minima of
  * content, and credentials resolved by a list of resolvers with the CSRF check for ambient ones.
  */
-const sessionCookie = 'folio_test_session=valid';
+let sessionCookie: string;
 let t: TestApp;
-let sessionUser: UserPrincipal;
 let published: { id: string; slug: string };
 let staged: { id: string };
 let draft: { id: string; slug: string };
-
-// A stand-in for the session cookies of the sign-in issue: an ambient credential a browser sends by itself.
-const testSessions: CredentialResolver = {
-  name: 'test-session',
-  ambient: true,
-  resolve: async (request) => {
-    const cookie = request.header('cookie');
-    if (cookie === undefined) return null;
-    if (cookie !== sessionCookie) throw unauthorized();
-    return sessionUser;
-  },
-};
 
 async function setPublicRead(value: boolean) {
   expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { publicRead: value } }));
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'https://cms.example.com' }, { credentials: [bearerTokens, testSessions] });
-  sessionUser = { kind: 'user', userId: t.admin.id, email: t.admin.email, name: t.admin.name, role: 50, scopes: ['admin'], credential: { type: 'token', id: 'session' } };
+  t = await createTestApp({ PUBLIC_URL: 'https://cms.example.com' });
+  const { token } = await startSession(t.db, t.clock, t.config, t.admin.id);
+  sessionCookie = `${sessionCookieName(t.config)}=${token}`;
   const session = { cookie: sessionCookie };
   expectSuccess(await t.request('POST', `${api}/settings`, { headers: session, body: { locales: ['en'] } }));
   await createCollection(t, 'posts', [{ slug: 'title', type: 'string' }], { supports: ['drafts', 'revisions'] });
@@ -127,7 +112,7 @@ describe('role minima declared on operations', () => {
 });
 
 describe('ambient credentials (session cookies)', () => {
-  const session = { cookie: sessionCookie };
+  const session = { get cookie() { return sessionCookie; } };
 
   it('are refused with 403 on a write from a foreign origin, and nothing is written', async () => {
     const response = await t.request('POST', `${api}/content/posts`, { headers: { ...session, origin: 'https://evil.example' }, body: { data: { title: 'Forged' } } });
@@ -145,7 +130,7 @@ describe('ambient credentials (session cookies)', () => {
   });
 
   it('a bad one is the one 401', async () => {
-    expectError(await t.request('GET', `${api}/content/posts`, { headers: { cookie: 'folio_test_session=forged' } }), 401, 'UNAUTHORIZED');
+    expectError(await t.request('GET', `${api}/content/posts`, { headers: { cookie: `${sessionCookieName(t.config)}=forged` } }), 401, 'UNAUTHORIZED');
   });
 });
 

@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { isSetupComplete } from '../src/auth/setup.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/connection.ts';
 import { runCli, spawnServer, type CliResult, type ServerProcess } from './support/process.ts';
 
 const tokenPattern = /^ec_pat_[A-Za-z0-9_-]{43}$/;
@@ -76,7 +79,7 @@ describe('folio --help', () => {
 
   it('describes the flags of serve', () => {
     expectSuccess(serve);
-    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--log-format', '--cors-origins', '--body-limit']) {
+    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--log-format', '--cors-origins', '--body-limit', '--trust-proxy', '--smtp-url', '--smtp-from', '--session-idle-timeout', '--session-max-age']) {
       expect(serve.stdout).toContain(flag);
     }
   });
@@ -108,6 +111,15 @@ describe('data commands', () => {
   describe('users', () => {
     it('admin create prints the new id', () => {
       expect(expectSuccess(adminCreated).stdout).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}\n$/);
+    });
+
+    it('admin create completes setup, as the setup page would', async () => {
+      const database = await openDatabase(loadConfig({ DATABASE_URL: db.url }).database);
+      try {
+        expect(await isSetupComplete(database)).toBe(true);
+      } finally {
+        await database.close();
+      }
     });
 
     it('user create accepts a role by name or by number', () => {

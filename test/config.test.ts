@@ -29,6 +29,10 @@ describe('loadConfig defaults', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 1000,
       jobConcurrency: 4,
+      trustProxy: 0,
+      smtp: undefined,
+      sessionIdleMs: 24 * 3_600_000,
+      sessionMaxAgeMs: 14 * 86_400_000,
     });
   });
 
@@ -72,6 +76,14 @@ describe('loadConfig values', () => {
       BODY_LIMIT: '2mb',
       SCHEDULER_INTERVAL_MS: '250',
       JOB_CONCURRENCY: '8',
+      TRUST_PROXY: '2',
+      SMTP_HOST: 'smtp.example',
+      SMTP_PORT: '465',
+      SMTP_USER: 'folio',
+      SMTP_PASSWORD: 'mail-secret',
+      SMTP_FROM: 'CMS <cms@example.com>',
+      SESSION_IDLE_TIMEOUT: '12h',
+      SESSION_MAX_AGE: '7d',
     });
     expect(config).toEqual({
       port: 8080,
@@ -91,7 +103,24 @@ describe('loadConfig values', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 250,
       jobConcurrency: 8,
+      trustProxy: 2,
+      smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
+      sessionIdleMs: 12 * 3_600_000,
+      sessionMaxAgeMs: 7 * 86_400_000,
     });
+  });
+
+  it('reads sign-in settings: TRUST_PROXY, SMTP_URL and the From address it defaults to', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({}).smtp).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example:2525', PUBLIC_URL: 'https://cms.example' }).smtp).toEqual({ transport: 'smtp://mail.example:2525', from: 'Folio <folio@cms.example>' });
+    expect(loadConfig({ SMTP_HOST: 'mail.example' }).smtp).toEqual({ transport: { host: 'mail.example', port: 587, secure: false }, from: 'Folio <folio@localhost>' });
+    expect(configError({ TRUST_PROXY: 'yes' }).message).toContain('TRUST_PROXY');
+    expect(configError({ SMTP_URL: 'http://mail.example' }).message).toContain('SMTP_URL');
+    expect(configError({ SMTP_URL: 'smtp://a.example', SMTP_HOST: 'b.example' }).message).toContain('set one');
+    expect(configError({ SESSION_IDLE_TIMEOUT: '2d', SESSION_MAX_AGE: '1d' }).message).toContain('SESSION_MAX_AGE');
+    expect(configError({ SESSION_IDLE_TIMEOUT: '10s' }).message).toContain('SESSION_IDLE_TIMEOUT');
   });
 
   it('accepts port 0 (any free port) and the port range ends', () => {
@@ -246,6 +275,10 @@ describe('flags override the environment', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
+      trustProxy: 0,
+      smtp: undefined,
+      sessionIdleMs: 24 * 3_600_000,
+      sessionMaxAgeMs: 14 * 86_400_000,
     });
   });
 

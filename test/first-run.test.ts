@@ -154,6 +154,13 @@ describe('a first start', () => {
       expect(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${command}\n`);
     });
 
+    it('prints a one-time setup link for the browser, and says sign-in links only reach the log without SMTP', () => {
+      const setup = server.logs.find((line) => typeof line.msg === 'string' && line.msg.startsWith('setup:'));
+      expect(setup?.msg).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/_cms\/setup\?secret=[\w-]{32} /);
+      const smtp = server.logs.find((line) => typeof line.msg === 'string' && line.msg.startsWith('no SMTP server configured'));
+      expect(smtp?.level).toBe(40);
+    });
+
     it('writes only JSON lines', () => {
       const lines = server.stdout.trim().split('\n');
       expect(lines.length).toBeGreaterThan(2);
@@ -173,6 +180,7 @@ describe('a first start', () => {
       expect(server.stdout).toContain('folio listening');
       expect(server.stdout).not.toContain('no users yet');
       expect(server.stdout).not.toContain('admin create');
+      expect(server.stdout).not.toContain('/_cms/setup');
     });
 
     it('writes one readable line per event, without colours when not on a terminal', () => {

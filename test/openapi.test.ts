@@ -14,6 +14,17 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
+  it('describes the sign-in endpoints: public ones without security, session cookies set where they are', () => {
+    const path = (p: string) => document.paths[`${apiBasePath}${p}`];
+    expect(path('/setup/status').get.security).toEqual([]);
+    expect(path('/auth/passkey/verify').post.security).toEqual([]);
+    expect(path('/auth/passkey/verify').post.responses['200'].headers['Set-Cookie']).toBeDefined();
+    expect(Object.keys(path('/auth/magic-link/verify').get.responses)).toContain('303');
+    expect(path('/auth/passkey/{id}').delete.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'folio_session' });
+    expect(path('/auth/invite').post['x-required-scope']).toBe('admin');
+  });
+
   it('is OpenAPI 3.1 and public', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Folio API');

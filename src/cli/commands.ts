@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createToken, listTokens, revokeToken } from '../auth/operations.ts';
 import { CreateTokenBody } from '../auth/schemas.ts';
+import { completeSetup } from '../auth/setup.ts';
 import type { ConfigFlags } from '../config.ts';
 import { validationError } from '../core/errors.ts';
 import { runOperation } from '../core/operation.ts';
@@ -45,6 +46,8 @@ export function registerDataCommands(program: Command): void {
       await withCliContext(flagsOf(options), async (ctx) => {
         const input = parseInput(CreateUserInput, { email: options.email, name: options.name, role }, 'user');
         const { item } = await runOperation(createUser, ctx, () => input);
+        // The first admin made at the console completes setup as the setup page would (DECISIONS §6).
+        if (!withRole) await completeSetup(ctx.db, ctx.clock);
         console.log(item.id);
       });
     });

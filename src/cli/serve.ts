@@ -27,6 +27,11 @@ export function registerServeCommand(program: Command): void {
     .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
     .option('--scheduler-interval-ms <ms>', 'how often due background jobs (scheduled publications) are looked for, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
     .option('--job-concurrency <n>', 'how many background jobs run at once, 1-100 (JOB_CONCURRENCY, default 4)')
+    .option('--trust-proxy <n>', 'false, true or how many reverse proxies forward requests: the client address then comes from X-Forwarded-For (TRUST_PROXY, default false)')
+    .option('--smtp-url <url>', 'smtp:// or smtps:// URL of the server that sends sign-in and invitation mails (SMTP_URL; or SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD)')
+    .option('--smtp-from <address>', 'From address of those mails (SMTP_FROM, default folio@ the PUBLIC_URL host)')
+    .option('--session-idle-timeout <duration>', 'a browser session ends after this long unused, such as 12h (SESSION_IDLE_TIMEOUT, default 24h)')
+    .option('--session-max-age <duration>', 'and this long after sign-in in any case (SESSION_MAX_AGE, default 14d)')
     .action(async (options) => {
       const config = loadConfig(process.env, options);
       const log = await createLogger({ level: config.logLevel, format: config.logFormat });

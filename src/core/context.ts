@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.ts';
 import type { MediaStorage } from '../media/storage/types.ts';
 import type { Clock } from './clock.ts';
 import type { Scope } from './roles.ts';
+import type { Mailer } from '../auth/mail.ts';
 
 /** Who is acting: a signed-in user (through a token or session), or the operator at the CLI. */
 export type Principal = UserPrincipal | SystemPrincipal;
@@ -17,7 +18,8 @@ export interface UserPrincipal {
   role: number;
   /** The credential's scopes already cut to the user's current role. */
   scopes: Scope[];
-  credential: { type: 'token'; id: string };
+  /** How the caller proved it: a personal access token, or a browser session (by their ids). */
+  credential: { type: 'token' | 'session'; id: string };
 }
 
 /** The CLI runs with the database's owner's authority: it is how the first admin comes to exist. */
@@ -40,4 +42,11 @@ export interface Context {
   storage: MediaStorage;
   /** Folio's own absolute base URL for links it hands out: `PUBLIC_URL`, else the request's origin. */
   baseUrl: string;
+  /**
+   * The client's network address as TRUST_PROXY says to read it (the socket's, or the forwarded one);
+   * undefined outside a request, or when the request came without a socket (in-process tests).
+   */
+  clientAddress?: string;
+  /** How mail goes out (auth/mail.ts); absent outside the server, where one is made from the config. */
+  mailer?: Mailer;
 }

@@ -242,6 +242,69 @@ export interface WidgetsTable {
   updated_at: string;
 }
 
+/** Sign-in (src/auth/, migration 0009): sessions, passkeys, challenges, links, invitations, limits, setup. */
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  /** A bigint column: PostgreSQL's driver hands it back as text. */
+  counter: number | string;
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface WebauthnChallengesTable {
+  challenge: string;
+  purpose: string;
+  user_id: string | null;
+  expires_at: string;
+}
+
+export interface MagicLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  token_hash: string;
+  email: string;
+  role: number;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_started_at: string;
+  count: number;
+}
+
+export interface SetupStateTable {
+  id: number;
+  completed_at: string;
+}
+
+export interface SetupSecretsTable {
+  secret_hash: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -264,6 +327,14 @@ export interface Database {
   widgets: WidgetsTable;
   search_documents: SearchDocumentsTable;
   search_title_keys: SearchTitleKeysTable;
+  sessions: SessionsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  magic_links: MagicLinksTable;
+  invitations: InvitationsTable;
+  rate_limits: RateLimitsTable;
+  setup_state: SetupStateTable;
+  setup_secrets: SetupSecretsTable;
 }
 
 /**

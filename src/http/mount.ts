@@ -43,11 +43,17 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
       const body = await readBody(c, route.body, limit ?? 0, options.budget);
       return { params, query, headers, body };
     });
-    if (route.result) return respondWith(c, route.result, output);
-    const alternative = route.alternative;
-    if (alternative?.wanted({ query, accept: requestHeader(c, 'accept') ?? '' })) return textResponse(c, alternative.render(output), alternative.type);
-    return success(c, output, route.statusOf ? route.statusOf(output) : route.status);
+    const response = await respond(c, route, output, query);
+    for (const cookie of route.cookies?.(output, options.config) ?? []) response.headers.append('set-cookie', cookie);
+    return response;
   });
+}
+
+async function respond(c: HonoContext<AppEnv>, route: Route, output: unknown, query: unknown): Promise<Response> {
+  if (route.result) return respondWith(c, route.result, output);
+  const alternative = route.alternative;
+  if (alternative?.wanted({ query, accept: requestHeader(c, 'accept') ?? '' })) return textResponse(c, alternative.render(output), alternative.type);
+  return success(c, route.data ? route.data(output) : output, route.statusOf ? route.statusOf(output) : route.status);
 }
 
 async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, budget: BodyMemoryBudget): Promise<unknown> {

@@ -28,7 +28,7 @@ export function buildOpenApiDocument(routes: readonly Route[], basePath: string,
       tags: [route.tag],
       parameters,
       responses: { ...successResponses(route, convert), ...errorResponses(route, requirement.authenticated) },
-      security: requirement.authenticated ? [{ bearerAuth: [] }, ...(requirement.publicWhen ? [{}] : [])] : [],
+      security: requirement.authenticated ? [{ bearerAuth: [] }, { sessionCookie: [] }, ...(requirement.publicWhen ? [{}] : [])] : [],
     };
     if (requirement.scope) operation['x-required-scope'] = requirement.scope;
     if (requirement.minRole) operation['x-minimum-role'] = `${requirement.minRole} (${roleName(requirement.minRole)})`;
@@ -51,6 +51,12 @@ export function buildOpenApiDocument(routes: readonly Route[], basePath: string,
       schemas: components,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token (ec_pat_…) or an OAuth access token' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'folio_session',
+          description: 'A browser session from a passkey, a magic link, an invitation or setup (`__Host-folio_session` when PUBLIC_URL is https). A request other than GET, HEAD or OPTIONS carrying it needs an allowed Origin, or none.',
+        },
       },
     },
   };
@@ -88,7 +94,15 @@ function limitText(limit: BodyLimit): string {
 }
 
 /** The success responses of the route's result kind. */
+/** The success responses, each saying it sets the session cookie when the route does. */
 function successResponses(route: Route, convert: Convert): Record<string, unknown> {
+  const responses = successResponsesByKind(route, convert);
+  if (!route.cookies) return responses;
+  const headers = { 'Set-Cookie': { description: 'The session cookie, set or cleared (HttpOnly, SameSite=Lax, Secure on https)', schema: { type: 'string' } } };
+  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...(response as object), headers }]));
+}
+
+function successResponsesByKind(route: Route, convert: Convert): Record<string, unknown> {
   const result = route.result;
   if (!result) {
     const alternative = route.alternative ? { [route.alternative.type.split(';')[0]!]: { schema: { type: 'string' } } } : {};

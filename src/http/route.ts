@@ -91,6 +91,13 @@ interface RouteSpecBase<P, Q, H, B, I, O> {
   statusOf?: (output: O) => 200 | 201;
   alternative?: Alternative<O, Q>;
   result?: ResultSpec<O>;
+  /**
+   * The envelope's `data` when it is not the output itself: an operation that starts a session returns
+   * the session's token for `cookies`, which must never reach the body.
+   */
+  data?: (output: O) => unknown;
+  /** `Set-Cookie` headers the response carries, whatever its kind (a session started or ended). */
+  cookies?: (output: O, config: Config) => string[];
 }
 
 /**
@@ -119,6 +126,8 @@ export interface Route {
   statusOf?: (output: unknown) => 200 | 201;
   alternative?: { type: string; wanted(request: { query: unknown; accept: string }): boolean; render(output: unknown): string };
   result?: ResultSpec<unknown>;
+  data?: (output: unknown) => unknown;
+  cookies?: (output: unknown, config: Config) => string[];
   /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
   invoke(ctx: Context, readParts: () => Promise<{ params: unknown; query: unknown; headers: unknown; body: unknown }>): Promise<unknown>;
 }
@@ -150,6 +159,8 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
     // The erased functions only ever receive this route's own output (see `invoke`).
     alternative: spec.alternative as Route['alternative'],
     result: spec.result as ResultSpec<unknown> | undefined,
+    data: spec.data as Route['data'],
+    cookies: spec.cookies as Route['cookies'],
     invoke: (ctx, readParts) => runOperation(spec.operation, ctx, async () => toInput((await readParts()) as RouteParts<P, Q, H, B>)),
   };
 }

@@ -140,7 +140,7 @@ export function describeMcpEndpoint(document: { paths?: unknown }, basePath: str
       summary: 'MCP server (stateless Streamable HTTP, JSON responses)',
       description: 'JSON-RPC 2.0 messages of the Model Context Protocol: initialize (optional), ping, tools/list, tools/call. GET and DELETE answer 405.',
       tags: ['MCP'],
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcMessage' } } } },
       responses: {
         '200': { description: 'The JSON-RPC response (an array for a batch)', content: { 'application/json': { schema: {} } } },

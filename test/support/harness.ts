@@ -12,6 +12,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { openStorage } from '../../src/media/storage/open.ts';
 import type { MediaStorage } from '../../src/media/storage/types.ts';
 import type { CredentialResolver } from '../../src/http/credentials.ts';
+import type { Mailer } from '../../src/auth/mail.ts';
 import type { Route } from '../../src/http/route.ts';
 import type { User } from '../../src/users/schemas.ts';
 import { createUser } from '../../src/users/operations.ts';
@@ -73,6 +74,10 @@ export interface TestAppOptions {
   routes?: readonly Route[];
   credentials?: readonly CredentialResolver[];
   entryListeners?: EntryChangeListener[];
+  /** How sign-in mails go out; default the app's own (SMTP from the config, or the log). */
+  mailer?: Mailer;
+  /** A fresh installation: no user at all (`admin` and `adminToken` are then placeholders that work nowhere). */
+  withoutAdmin?: boolean;
 }
 
 export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -91,7 +96,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, storage, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners });
+  const app = createApp({ config, db, log, storage, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners, mailer: options.mailer });
   const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners, storage, baseUrl: configuredBaseUrl(config) });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
@@ -99,7 +104,9 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     const { token } = await runOperation(createToken, systemContext(), () => ({ userId: user.id, name: 'test', scopes }));
     return { user, token };
   };
-  const { user: admin, token: adminToken } = await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
+  const { user: admin, token: adminToken } = options.withoutAdmin
+    ? { user: { id: 'none', email: 'none@example.com', name: 'None', role: 50, disabled: true, createdAt: '', updatedAt: '' }, token: 'ec_pat_none' }
+    : await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
 
   return {
     db,

@@ -11,6 +11,8 @@ export interface McpSocket {
   url: URL;
   /** An SDK client, initialized over real HTTP with the token as its bearer credential (and any other headers, e.g. a browser's Origin). */
   connect(token: string, headers?: Record<string, string>): Promise<Client>;
+  /** An SDK client whose requests carry exactly these headers (a session cookie instead of a token). */
+  connectWith(headers: Record<string, string>): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -24,14 +26,16 @@ export async function serveMcp(testApp: TestApp): Promise<McpSocket> {
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://127.0.0.1:${port}/_cms/api/mcp`);
   const clients: Client[] = [];
+  const connectWith = async (headers: Record<string, string>) => {
+    const client = new Client({ name: 'folio-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  };
   return {
     url,
-    async connect(token, headers = {}) {
-      const client = new Client({ name: 'folio-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...headers, authorization: `Bearer ${token}` } } }));
-      clients.push(client);
-      return client;
-    },
+    connect: (token, headers = {}) => connectWith({ ...headers, authorization: `Bearer ${token}` }),
+    connectWith,
     async close() {
       await Promise.all(clients.map((client) => client.close()));
       await new Promise<void>((resolve) => {

@@ -1,0 +1,120 @@
+// Folio's sign-in pages (src/auth/pages.ts): the browser half of passkeys, setup and invitations.
+// Served from Folio's own origin (CSP script-src 'self'); no framework, no build step.
+'use strict';
+
+const api = '/_cms/api';
+
+/** Calls the API; resolves to the envelope's data, or throws its error message. */
+async function call(method, path, body) {
+  const response = await fetch(api + path, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => null);
+  if (!response.ok || !json || json.success === false) throw new Error((json && json.error && json.error.message) || `${response.status} ${response.statusText}`);
+  return json.data;
+}
+
+/** Says something to the person, where a screen reader announces it too (role=status, aria-live). */
+function say(message, isError) {
+  const status = document.getElementById('status');
+  status.textContent = message;
+  status.classList.toggle('error', Boolean(isError));
+  if (isError) status.focus();
+}
+
+function supportsPasskeys() {
+  return typeof PublicKeyCredential !== 'undefined' && typeof PublicKeyCredential.parseCreationOptionsFromJSON === 'function';
+}
+
+async function registerPasskey(name) {
+  const options = await call('POST', '/auth/passkey/register/options');
+  const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  return call('POST', '/auth/passkey/register/verify', { ...credential.toJSON(), ...(name ? { name } : {}) });
+}
+
+async function signInWithPasskey() {
+  const options = await call('POST', '/auth/passkey/options');
+  const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  await call('POST', '/auth/passkey/verify', credential.toJSON());
+}
+
+/** Runs a form's work with its button disabled, saying what failed. */
+function onSubmit(form, work) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const button = form.querySelector('button[type=submit]');
+    if (button) button.disabled = true;
+    try {
+      await work(new FormData(form));
+    } catch (error) {
+      say(error.message || String(error), true);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
+const pages = {
+  'sign-in'() {
+    onSubmit(document.getElementById('passkey-form'), async () => {
+      if (!supportsPasskeys()) throw new Error('This browser cannot use passkeys: ask for a sign-in link instead.');
+      await signInWithPasskey();
+      location.assign('/_cms/');
+    });
+    onSubmit(document.getElementById('link-form'), async (data) => {
+      await call('POST', '/auth/magic-link/send', { email: data.get('email') });
+      say('If an account uses this address, a sign-in link is on its way. It works once, for 15 minutes.');
+    });
+  },
+  setup() {
+    onSubmit(document.getElementById('setup-form'), async (data) => {
+      await call('POST', '/setup/admin', { secret: data.get('secret'), name: data.get('name'), email: data.get('email') });
+      say('Your account is ready. Now create your passkey.');
+      await registerPasskey('First passkey');
+      location.assign('/_cms/');
+    });
+  },
+  invitation() {
+    onSubmit(document.getElementById('invitation-form'), async (data) => {
+      await call('POST', '/auth/invitation/accept', { token: data.get('token'), name: data.get('name') });
+      if (!supportsPasskeys()) {
+        location.assign('/_cms/');
+        return;
+      }
+      say('Your account is ready. Now create your passkey.');
+      await registerPasskey('First passkey');
+      location.assign('/_cms/');
+    });
+  },
+  async account() {
+    let me;
+    try {
+      me = await call('GET', '/auth/me');
+    } catch {
+      location.assign('/_cms/sign-in');
+      return;
+    }
+    document.getElementById('who').textContent = `Signed in as ${me.item.name} (${me.item.email})`;
+    const list = document.getElementById('passkeys');
+    const refresh = async () => {
+      const { items } = await call('GET', '/auth/passkey');
+      list.replaceChildren(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item.name })));
+    };
+    await refresh();
+    onSubmit(document.getElementById('add-passkey-form'), async (data) => {
+      await registerPasskey(data.get('name') || undefined);
+      await refresh();
+      say('Passkey added.');
+    });
+    onSubmit(document.getElementById('sign-out-form'), async () => {
+      await call('POST', '/auth/logout');
+      location.assign('/_cms/sign-in');
+    });
+  },
+};
+
+const run = pages[document.body.dataset.page];
+if (run) Promise.resolve(run()).catch((error) => say(error.message || String(error), true));

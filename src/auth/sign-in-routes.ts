@@ -1,0 +1,155 @@
+import { DeletedResponse } from '../core/schemas.ts';
+import { defineRoute } from '../http/route.ts';
+import { logout } from './account.ts';
+import { acceptInvitation, invite } from './invitations.ts';
+import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
+import { sessionCookie } from './sessions.ts';
+import { createFirstAdmin, getSetupStatus } from './setup.ts';
+import {
+  AcceptInvitationBody,
+  CookieHeaders,
+  InvitationResponse,
+  InviteBody,
+  MagicLinkSendBody,
+  MagicLinkVerifyQuery,
+  PasskeyAssertionBody,
+  PasskeyIdParams,
+  PasskeyListResponse,
+  PasskeyRegistrationBody,
+  PasskeyResponse,
+  RenamePasskeyBody,
+  SetupAdminBody,
+  SetupStatusResponse,
+  SignedInResponse,
+  WebAuthnOptionsResponse,
+} from './sign-in-schemas.ts';
+
+/** Where a browser lands once signed in. */
+export const landingPath = '/_cms/';
+
+const account = 'Account';
+const setup = 'Setup';
+
+/** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
+export const signInRoutes = [
+  defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/setup/admin',
+    tag: setup,
+    summary: "Create the first admin with the setup link's secret, completing setup, and start their session (cookie)",
+    operation: createFirstAdmin,
+    body: SetupAdminBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+    status: 201,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/options',
+    tag: account,
+    summary: 'WebAuthn options to sign in with a passkey (the challenge is good for one verify, 5 minutes)',
+    operation: passkeySignInOptions,
+    response: WebAuthnOptionsResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/verify',
+    tag: account,
+    summary: 'Verify a passkey assertion and start a session (cookie)',
+    operation: passkeySignIn,
+    body: PasskeyAssertionBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+  }),
+  defineRoute({ method: 'get', path: '/auth/passkey', tag: account, summary: "The caller's passkeys", operation: listPasskeys, response: PasskeyListResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/register/options',
+    tag: account,
+    summary: "WebAuthn options to add a passkey to the caller's account (at most 10)",
+    operation: passkeyRegistrationOptions,
+    response: WebAuthnOptionsResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/passkey/register/verify',
+    tag: account,
+    summary: 'Register the passkey the browser created',
+    operation: registerPasskey,
+    body: PasskeyRegistrationBody,
+    response: PasskeyResponse,
+    status: 201,
+  }),
+  defineRoute({ method: 'patch', path: '/auth/passkey/:id', tag: account, summary: 'Rename a passkey', operation: renamePasskey, params: PasskeyIdParams, body: RenamePasskeyBody, response: PasskeyResponse }),
+  defineRoute({
+    method: 'delete',
+    path: '/auth/passkey/:id',
+    tag: account,
+    summary: "Delete a passkey (not the last way in: 409 last_way_in)",
+    operation: deletePasskey,
+    params: PasskeyIdParams,
+    response: DeletedResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/magic-link/send',
+    tag: account,
+    summary: 'Mail a sign-in link (the same answer whether or not the address has an account)',
+    operation: sendMagicLink,
+    body: MagicLinkSendBody,
+    response: DeletedResponse,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/magic-link/verify',
+    tag: account,
+    summary: "Spend a sign-in link's token: starts a session (cookie) and redirects to the landing page",
+    operation: verifyMagicLink,
+    query: MagicLinkVerifyQuery,
+    headers: CookieHeaders,
+    input: ({ query, headers }) => ({ token: query.token, cookie: headers.cookie }),
+    result: { kind: 'redirect', status: 303, location: () => landingPath },
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/invite',
+    tag: account,
+    summary: 'Invite a person by mail with a role (a single-use link, valid 7 days)',
+    operation: invite,
+    body: InviteBody,
+    response: InvitationResponse,
+    status: 201,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/invitation/accept',
+    tag: account,
+    summary: "Accept an invitation: creates the account with the invited address and role, and starts a session (cookie)",
+    operation: acceptInvitation,
+    body: AcceptInvitationBody,
+    headers: CookieHeaders,
+    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    response: SignedInResponse,
+    data: ({ item }) => ({ item }),
+    cookies: (output, config) => [sessionCookie(config, output.session)],
+    status: 201,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/logout',
+    tag: account,
+    summary: 'End this browser session (its cookie is cleared)',
+    operation: logout,
+    response: DeletedResponse,
+    cookies: (_output, config) => [sessionCookie(config, null)],
+  }),
+];

@@ -1,0 +1,169 @@
+import net from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { deferredMailer, type Mail } from '../src/auth/mail.ts';
+import { createSetupSecret } from '../src/auth/setup.ts';
+import { api } from './support/content.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+
+/**
+ * The sign-in pages in a real browser: Debian's chromium driven by playwright-core, with a virtual
+ * WebAuthn authenticator (Chrome DevTools Protocol) standing in for the person's device.
+ */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let t: TestApp;
+let server: ServerType;
+let browser: Browser;
+let origin: string;
+const mails: Mail[] = [];
+const mailer = deferredMailer(true, pino({ level: 'silent' }), async (mail) => void mails.push(mail));
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
+  t = await createTestApp({ PUBLIC_URL: origin }, { withoutAdmin: true, mailer });
+  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, mailer });
+  server = await new Promise<ServerType>((resolve) => {
+    const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
+  });
+  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--host-resolver-rules=MAP localhost 127.0.0.1'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await t.close();
+});
+
+/** A browser profile of its own (cookies) with a page holding a virtual platform authenticator. */
+async function deviceWithPasskeys(): Promise<{ context: BrowserContext; page: Page; swapAuthenticator: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const add = async (transport: 'internal' | 'usb') =>
+    (
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      })
+    ).authenticatorId;
+  let authenticatorId = await add('internal');
+  return {
+    context,
+    page,
+    // Another device (a security key) in place of the first: one authenticator cannot hold two
+    // passkeys of one account, since registration excludes the credentials already registered.
+    swapAuthenticator: async () => {
+      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+      authenticatorId = await add('usb');
+    },
+  };
+}
+
+describe('the pages', () => {
+  it('are served with the strict CSP, labelled fields and the script from Folio itself', async () => {
+    for (const path of ['/_cms/sign-in', '/_cms/setup?secret=x', '/_cms/invitation?token=x', '/_cms/sign-in/link?token=x', '/_cms/']) {
+      const response = await t.request('GET', path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = String(response.body);
+      expect(page).toContain('<html lang="en">');
+      expect(page).toContain('<script src="/_cms/assets/sign-in.js" defer></script>');
+      expect(page).not.toMatch(/<script>/);
+      for (const [, id] of page.matchAll(/<input id="([^"]+)"/g)) expect(page).toContain(`<label for="${id}">`);
+    }
+    const script = await t.request('GET', '/_cms/assets/sign-in.js');
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(String((await t.request('GET', '/_cms/invitation?token="><script>x</script>')).body)).not.toContain('<script>x');
+  });
+});
+
+describe('in a browser with a passkey authenticator', () => {
+  it('sets up the first admin with a passkey, signs out, signs in with it, and adds a second passkey', async () => {
+    const secret = await createSetupSecret(t.db, t.clock);
+    const { context, page, swapAuthenticator } = await deviceWithPasskeys();
+    try {
+      await page.goto(`${origin}/_cms/setup?secret=${secret}`);
+      await page.getByLabel('Your name').fill('Ada Lovelace');
+      await page.getByLabel('Your email').fill('ada@example.com');
+      await page.getByRole('button', { name: 'Create account and passkey' }).click();
+      await page.waitForURL(`${origin}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+      expect(expectSuccess(await t.request('GET', `${api}/setup/status`))).toEqual({ setupComplete: true, hasUsers: true });
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${origin}/_cms/sign-in`);
+      expect(await context.cookies()).toEqual([]);
+
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.waitForURL(`${origin}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      const [cookie] = await context.cookies();
+      expect(cookie).toMatchObject({ name: 'folio_session', httpOnly: true, sameSite: 'Lax' });
+
+      await swapAuthenticator();
+      await page.getByLabel('Name of a new passkey').fill('Backup key');
+      await page.getByRole('button', { name: 'Add a passkey' }).click();
+      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey', 'Backup key']);
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+      // The new key signs in too.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${origin}/_cms/sign-in`);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.waitForURL(`${origin}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('accepts an invitation: a name, then a passkey, signed in', async () => {
+    const inviter = await t.userWithToken(50, ['admin']);
+    expect((await t.request('POST', `${api}/auth/invite`, { token: inviter.token, body: { email: 'mary@example.com', role: 30 } })).status).toBe(201);
+    await mailer.idle();
+    const link = mails.find((mail) => mail.to === 'mary@example.com')!.link;
+    const { context, page } = await deviceWithPasskeys();
+    try {
+      await page.goto(link);
+      await expect.poll(() => page.locator('main').textContent()).toContain('mary@example.com');
+      await page.getByLabel('Your name').fill('Mary Shelley');
+      await page.getByRole('button', { name: 'Join and create a passkey' }).click();
+      await page.waitForURL(`${origin}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Mary Shelley (mary@example.com)');
+      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs in with a link by mail', async () => {
+    const { context, page } = await deviceWithPasskeys();
+    try {
+      await page.goto(`${origin}/_cms/sign-in`);
+      await page.getByLabel('Or get a sign-in link by email').fill('ada@example.com');
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('on its way');
+      await mailer.idle();
+      const link = mails.filter((mail) => mail.to === 'ada@example.com').at(-1)!.link;
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${origin}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+    } finally {
+      await context.close();
+    }
+  });
+});

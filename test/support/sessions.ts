@@ -1,0 +1,14 @@
+import { sessionCookieName, startSession } from '../../src/auth/sessions.ts';
+import type { TestApp } from './harness.ts';
+
+/** A Cookie header holding a fresh session of the user, as a sign-in would give it. */
+export async function sessionCookieFor(t: TestApp, userId: string): Promise<string> {
+  const { token } = await startSession(t.db, t.clock, t.config, userId);
+  return `${sessionCookieName(t.config)}=${token}`;
+}
+
+/** The session cookie a response sets, as the browser would send it back (`name=value`); undefined if none. */
+export function cookieFromResponse(headers: Headers): string | undefined {
+  const setCookie = headers.getSetCookie().find((value) => /^(?:__Host-)?folio_session=/.test(value));
+  return setCookie?.split(';')[0];
+}
