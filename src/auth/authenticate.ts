@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.ts';
-import type { UserPrincipal } from '../core/context.ts';
+import { userPrincipal, type UserPrincipal } from '../core/context.ts';
 import { unauthorized } from '../core/errors.ts';
 import { effectiveScopes } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
@@ -28,15 +28,7 @@ export async function authenticateBearer(db: Db, clock: Clock, header: string | 
     // refuse a valid credential; the next request tries again.
     await touchToken(db, row.tokenId, now.toISOString()).catch(() => undefined);
   }
-  return {
-    kind: 'user',
-    userId: row.userId,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    scopes: effectiveScopes(parseScopes(row.scopes), row.role),
-    credential: { type: 'token', id: row.tokenId },
-  };
+  return userPrincipal(row, effectiveScopes(parseScopes(row.scopes), row.role), { type: 'token', id: row.tokenId });
 }
 
 /** `Authorization: Bearer <personal access token>`. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Clock } from '../core/clock.ts';
-import type { UserPrincipal } from '../core/context.ts';
+import { userPrincipal, type UserPrincipal } from '../core/context.ts';
 import { unauthorized } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { scopesForRole } from '../core/roles.ts';
@@ -106,13 +106,5 @@ async function authenticateSession(db: Db, clock: Clock, config: Pick<Config, 's
   if (now - Date.parse(row.lastSeenAt) >= lastSeenPrecisionMs) {
     await db.kysely.updateTable('sessions').set({ last_seen_at: new Date(now).toISOString() }).where('id', '=', row.sessionId).execute().catch(() => undefined);
   }
-  return {
-    kind: 'user',
-    userId: row.userId,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    scopes: scopesForRole(row.role),
-    credential: { type: 'session', id: row.sessionId },
-  };
+  return userPrincipal(row, scopesForRole(row.role), { type: 'session', id: row.sessionId });
 }

@@ -1,10 +1,13 @@
+import type { z } from 'zod';
+import type { Operation } from '../core/operation.ts';
 import { DeletedResponse } from '../core/schemas.ts';
 import { defineRoute } from '../http/route.ts';
 import { logout } from './account.ts';
 import { acceptInvitation, invite } from './invitations.ts';
 import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
-import { sessionCookie } from './sessions.ts';
+import type { User } from '../users/schemas.ts';
+import { sessionCookie, type IssuedSession } from './sessions.ts';
 import { createFirstAdmin, getSetupStatus } from './setup.ts';
 import {
   AcceptInvitationBody,
@@ -31,23 +34,34 @@ export const landingPath = '/_cms/';
 const account = 'Account';
 const setup = 'Setup';
 
-/** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
-export const signInRoutes = [
-  defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
-  defineRoute({
+/**
+ * A POST that signs someone in: its body plus the request's session cookie (the session it replaces)
+ * go to the operation, whose new session leaves as a cookie and never in the body.
+ */
+function signInRoute<B extends z.ZodType>(spec: {
+  path: string;
+  tag: string;
+  summary: string;
+  body: B;
+  operation: Operation<z.output<B> & { cookie?: string }, { item: User; session: IssuedSession }>;
+  status?: 201;
+}) {
+  return defineRoute({
     method: 'post',
-    path: '/setup/admin',
-    tag: setup,
-    summary: "Create the first admin with the setup link's secret, completing setup, and start their session (cookie)",
-    operation: createFirstAdmin,
-    body: SetupAdminBody,
+    ...spec,
     headers: CookieHeaders,
-    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
+    // A zod object's output: the spread is the body's fields.
+    input: ({ body, headers }) => ({ ...(body as object), cookie: headers.cookie }) as z.output<B> & { cookie?: string },
     response: SignedInResponse,
     data: ({ item }) => ({ item }),
     cookies: (output, config) => [sessionCookie(config, output.session)],
-    status: 201,
-  }),
+  });
+}
+
+/** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
+export const signInRoutes = [
+  defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
+  signInRoute({ path: '/setup/admin', tag: setup, summary: "Create the first admin with the setup link's secret, completing setup, and start their session (cookie)", operation: createFirstAdmin, body: SetupAdminBody, status: 201 }),
   defineRoute({
     method: 'post',
     path: '/auth/passkey/options',
@@ -56,19 +70,7 @@ export const signInRoutes = [
     operation: passkeySignInOptions,
     response: WebAuthnOptionsResponse,
   }),
-  defineRoute({
-    method: 'post',
-    path: '/auth/passkey/verify',
-    tag: account,
-    summary: 'Verify a passkey assertion and start a session (cookie)',
-    operation: passkeySignIn,
-    body: PasskeyAssertionBody,
-    headers: CookieHeaders,
-    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
-    response: SignedInResponse,
-    data: ({ item }) => ({ item }),
-    cookies: (output, config) => [sessionCookie(config, output.session)],
-  }),
+  signInRoute({ path: '/auth/passkey/verify', tag: account, summary: 'Verify a passkey assertion and start a session (cookie)', operation: passkeySignIn, body: PasskeyAssertionBody }),
   defineRoute({ method: 'get', path: '/auth/passkey', tag: account, summary: "The caller's passkeys", operation: listPasskeys, response: PasskeyListResponse }),
   defineRoute({
     method: 'post',
@@ -129,20 +131,7 @@ export const signInRoutes = [
     response: InvitationResponse,
     status: 201,
   }),
-  defineRoute({
-    method: 'post',
-    path: '/auth/invitation/accept',
-    tag: account,
-    summary: "Accept an invitation: creates the account with the invited address and role, and starts a session (cookie)",
-    operation: acceptInvitation,
-    body: AcceptInvitationBody,
-    headers: CookieHeaders,
-    input: ({ body, headers }) => ({ ...body, cookie: headers.cookie }),
-    response: SignedInResponse,
-    data: ({ item }) => ({ item }),
-    cookies: (output, config) => [sessionCookie(config, output.session)],
-    status: 201,
-  }),
+  signInRoute({ path: '/auth/invitation/accept', tag: account, summary: "Accept an invitation: creates the account with the invited address and role, and starts a session (cookie)", operation: acceptInvitation, body: AcceptInvitationBody, status: 201 }),
   defineRoute({
     method: 'post',
     path: '/auth/logout',

@@ -22,6 +22,11 @@ export interface UserPrincipal {
   credential: { type: 'token' | 'session'; id: string };
 }
 
+/** A signed-in user as the operations see them, whichever credential proved it. */
+export function userPrincipal(user: { userId: string; email: string; name: string; role: number }, scopes: Scope[], credential: UserPrincipal['credential']): UserPrincipal {
+  return { kind: 'user', userId: user.userId, email: user.email, name: user.name, role: user.role, scopes, credential };
+}
+
 /** The CLI runs with the database's owner's authority: it is how the first admin comes to exist. */
 export interface SystemPrincipal {
   kind: 'system';
