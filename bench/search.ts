@@ -8,6 +8,7 @@ import { runOperation } from '../src/core/operation.ts';
 import { openDatabase, type Db } from '../src/db/connection.ts';
 import { localStorage } from '../src/media/storage/local.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
+import { seededRandom as random } from '../test/support/random.ts';
 
 /**
  * Issue 11's search figures: a collection with `search` filled with published entries (a title and
@@ -60,16 +61,6 @@ function vocabularyWord(n: number): string {
 
 const vocabulary = Array.from({ length: vocabularySize }, (_, n) => vocabularyWord(n));
 
-/** A deterministic generator (mulberry32), so every run indexes the same text. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The two query words: middling ones (each in roughly one entry in ten). */
 const queryWords = [vocabulary[480]!, vocabulary[650]!];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { seededRandom as random } from './support/random.ts';
 
 /**
  * Hostile queries never fail (issue 11): a few thousand generated from the kinds the issue lists,
@@ -9,16 +10,6 @@ import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts
  * every input with a 400.
  */
 
-/** A small deterministic generator (mulberry32), so a failure names a query that fails again. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pieces = [
   '"', '""', '"unbalanced', 'phrase"', '*', '**', 'pre*', '-', '--', '-x', '(', ')', '()', '{', '}', '[', ']', '^', ':', 'NEAR', 'NEAR(a b)', 'NEAR/2',
