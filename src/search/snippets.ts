@@ -14,14 +14,15 @@ const snippetWords = 24;
 /** Words shown before the first match of the passage, for context. */
 const contextWords = 4;
 /** Passages considered per field: the first matches are enough to pick a good one. */
-const maxAnchors = 32;
+const maxAnchors = 16;
 
 const wordClass = '\\p{L}\\p{N}\\p{M}';
-const nextWord = new RegExp(`[^${wordClass}]*[${wordClass}]+`, 'uy');
-const wordPattern = new RegExp(`[${wordClass}]+`, 'gu');
+const wordCharacter = new RegExp(`^[${wordClass}]$`, 'u');
 const hasWordCharacter = new RegExp(`[${wordClass}]`, 'u');
 const wordCharacterBefore = new RegExp(`[${wordClass}]$`, 'u');
 const ascii = /^[\p{ASCII}]*$/u;
+/** Any character but printable ASCII and the white space stored text keeps (it holds no other control characters). */
+const notPlain = /[^\t\n\r -~]/;
 
 /**
  * Languages whose stemmers change the start of a word (Arabic articles, Indonesian and Irish
@@ -47,6 +48,8 @@ export class SnippetMaker {
   readonly #candidates: RegExp;
   readonly #asciiCandidates: RegExp;
   readonly #stem: Stemmer | undefined;
+  /** Stems of the words seen, by folded word: a page's documents repeat most of their words. */
+  readonly #stems = new Map<string, string>();
 
   constructor(query: SearchQuery, stem: Stemmer | undefined, language?: string) {
     this.#stem = stem;
@@ -57,9 +60,10 @@ export class SnippetMaker {
         return { key: stem && !prefix ? stem(folded) : folded, prefix };
       }),
     );
-    // A stem differs from its words in the last few letters only, so words sharing all but those
-    // with a query word's key are the only candidates; unstemmed words must equal it (or start with it).
-    const starts = [...new Set(this.#terms.flat().map(({ key }) => (stem === undefined ? key : startChanging.has(language ?? '') ? '' : key.slice(0, Math.max(1, key.length - 3)))))];
+    // A stem differs from its words in the last letters only (happy, happi; chevaux, cheval), so words
+    // starting like a query word's key but for those are the only candidates; unstemmed words must
+    // equal the key (or start with it).
+    const starts = [...new Set(this.#terms.flat().map(({ key }) => (stem === undefined ? key : startChanging.has(language ?? '') ? '' : key.slice(0, Math.max(1, key.length - 2)))))];
     // Keys hold only letters and digits (the query keeps nothing else and folding drops the marks):
     // nothing to escape. Plain text is searched lower-cased, with the ASCII keys; other text as it is,
     // each letter also matching its accented forms, which folding would give it. The regular
@@ -91,17 +95,21 @@ export class SnippetMaker {
   /** Where the terms occur: each word that may match, checked against every term's words; phrases as runs of adjacent words. */
   #instances(text: string): Instance[] {
     const words: { start: number; end: number; folded: string; stemmed: string }[] = [];
-    const plain = ascii.test(text);
+    const plain = !notPlain.test(text);
     for (const match of plain ? text.toLowerCase().matchAll(this.#asciiCandidates) : text.matchAll(this.#candidates)) {
       // A candidate inside a word (after a letter, digit or mark) is no word of its own.
       if (match.index > 0 && wordCharacterBefore.test(text.slice(Math.max(0, match.index - 2), match.index))) continue;
       const folded = plain ? match[0] : foldWord(match[0]);
-      words.push({ start: match.index, end: match.index + match[0].length, folded, stemmed: this.#stem ? this.#stem(folded) : folded });
+      words.push({ start: match.index, end: match.index + match[0].length, folded, stemmed: this.#stemOf(folded) });
     }
     const instances: Instance[] = [];
     const matches = (word: (typeof words)[number], matcher: WordMatcher) =>
       matcher.prefix ? word.folded.startsWith(matcher.key) || word.stemmed.startsWith(matcher.key) : word.stemmed === matcher.key;
     for (const [term, matchers] of this.#terms.entries()) {
+      if (matchers.length === 1) {
+        for (const word of words) if (matches(word, matchers[0]!)) instances.push({ start: word.start, end: word.end, term });
+        continue;
+      }
       for (let first = 0; first + matchers.length <= words.length; first += 1) {
         const run = words.slice(first, first + matchers.length);
         const adjacent = run.every((word, index) => index === 0 || !hasWordCharacter.test(text.slice(run[index - 1]!.end, word.start)));
@@ -109,6 +117,16 @@ export class SnippetMaker {
       }
     }
     return instances.sort((a, b) => a.start - b.start);
+  }
+
+  #stemOf(folded: string): string {
+    if (!this.#stem) return folded;
+    let stemmed = this.#stems.get(folded);
+    if (stemmed === undefined) {
+      stemmed = this.#stem(folded);
+      this.#stems.set(folded, stemmed);
+    }
+    return stemmed;
   }
 }
 
@@ -141,21 +159,39 @@ function marked(text: string, start: number, end: number, instances: readonly In
   return more ? `${result.trimEnd()}…` : result.trimEnd();
 }
 
+/** Whether the character at `index` belongs to a word (a letter, digit or mark), ASCII tested without a regular expression. */
+function isWordCharacter(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  // Half of a surrogate pair: the whole character decides.
+  const at = code >= 0xdc00 && code <= 0xdfff && index > 0 ? index - 1 : index;
+  return wordCharacter.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
 /** Where the text resumes `count` words before `at` (the start of the earliest of them). */
 function wordsBefore(text: string, at: number, count: number): number {
-  const from = Math.max(0, at - count * 40);
-  const starts = [...text.slice(from, at).matchAll(wordPattern)].map((match) => from + match.index);
-  // A word cut by the look-back window is not shown half.
-  if (from > 0 && starts[0] === from) starts.shift();
-  return starts.length === 0 ? at : (starts.at(-count) ?? starts[0]!);
+  let start = at;
+  let index = at;
+  for (let words = 0; words < count; words += 1) {
+    while (index > 0 && !isWordCharacter(text, index - 1)) index -= 1;
+    if (index === 0) break;
+    while (index > 0 && isWordCharacter(text, index - 1)) index -= 1;
+    start = index;
+  }
+  return start;
 }
 
 /** Where `count` words after `from` end, and how many there were (fewer at the end of the text). */
 function wordsAfter(text: string, from: number, count: number): { end: number; words: number } {
   let end = from;
+  let index = from;
   let words = 0;
-  nextWord.lastIndex = from;
-  for (; words < count && nextWord.exec(text); words += 1) end = nextWord.lastIndex;
+  for (; words < count; words += 1) {
+    while (index < text.length && !isWordCharacter(text, index)) index += 1;
+    if (index === text.length) break;
+    while (index < text.length && isWordCharacter(text, index)) index += 1;
+    end = index;
+  }
   return { end, words };
 }
 
