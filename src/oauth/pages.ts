@@ -5,6 +5,7 @@ import { layout } from '../auth/pages.ts';
 import type { FailureResponse, PageResult } from '../http/route.ts';
 import type { AuthorizeOutcome } from './consent.ts';
 import type { DevicePage } from './device.ts';
+import { OAuthError } from './errors.ts';
 import { oauthPaths } from './urls.ts';
 
 /** The consent and device pages (hono/html escapes every value), in the sign-in pages' frame. */
@@ -95,10 +96,10 @@ ${scopeList(page.scopes as Scope[])}
  * request; anything else is a page saying what is wrong (an unchecked redirect URI is never followed).
  */
 export async function pageFailure(error: AppError, request: { url: string; method: string }): Promise<FailureResponse> {
-  if (error.code === 'UNAUTHORIZED') {
+  if (error.code === 'UNAUTHORIZED' && !(error instanceof OAuthError)) {
     const url = new URL(request.url);
     const back = request.method === 'GET' ? `?return=${encodeURIComponent(url.pathname + url.search)}` : '';
     return { kind: 'page', result: { redirect: `/_cms/sign-in${back}`, status: request.method === 'GET' ? 302 : 303 } };
   }
-  return { kind: 'page', result: { html: await layout('oauth-error', 'Cannot connect this app', html`<p role="alert">${error.message}</p>`), status: error.status } };
+  return { kind: 'page', result: { html: await layout('oauth-error', 'Cannot connect this app', html`<p role="alert">${error.message}</p>`), status: error instanceof OAuthError ? 400 : error.status } };
 }
