@@ -1,12 +1,9 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientRedirectUrl, connectWithOAuth, TestOAuthProvider } from './support/mcp-oauth.ts';
 import { authorizeInBrowser, signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
 
 /**
@@ -17,7 +14,6 @@ import { authorizeInBrowser, signedInUser, startOAuthServer, type OAuthServer } 
 let server: OAuthServer;
 let documents: https.Server;
 let documentUrl: string;
-const redirectUrl = 'http://127.0.0.1:9999/callback';
 
 beforeAll(async () => {
   server = await startOAuthServer({ OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true' });
@@ -25,7 +21,7 @@ beforeAll(async () => {
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), pems.cert]);
   documents = https.createServer({ key: pems.private, cert: pems.cert }, (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: documentUrl, client_name: 'SDK by metadata document', redirect_uris: [redirectUrl], token_endpoint_auth_method: 'none' }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: documentUrl, client_name: 'SDK by metadata document', redirect_uris: [clientRedirectUrl], token_endpoint_auth_method: 'none' }));
   });
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', () => resolve()));
   documentUrl = `https://127.0.0.1:${(documents.address() as AddressInfo).port}/oauth/client.json`;
@@ -35,67 +31,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (documents ? documents.close(() => resolve()) : resolve()));
 });
 
-/** An OAuthClientProvider that keeps everything in memory and approves as the given browser session. */
-class TestProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  code?: string;
-  issuer?: string | null;
-  refreshes = 0;
-  readonly clientMetadataUrl?: string;
-  private readonly cookie: string;
-
-  constructor(cookie: string, clientMetadataUrl?: string) {
-    this.cookie = cookie;
-    this.clientMetadataUrl = clientMetadataUrl;
-  }
-  get redirectUrl() {
-    return redirectUrl;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK client', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    if (this.saved) this.refreshes++;
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    const back = await authorizeInBrowser(server, this.cookie, url.href);
-    this.code = back.searchParams.get('code') ?? undefined;
-    this.issuer = back.searchParams.get('iss');
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-async function connectedClient(provider: TestProvider): Promise<Client> {
-  const url = new URL(server.mcpUrl);
-  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  await expect(new Client({ name: 'sdk-test', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-  expect(provider.code).toBeTruthy();
-  expect(provider.issuer).toBe(server.issuer);
-  await first.finishAuth(provider.code!);
-  const client = new Client({ name: 'sdk-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-  return client;
-}
-
-async function runFlow(provider: TestProvider): Promise<void> {
-  const client = await connectedClient(provider);
+async function runFlow(provider: TestOAuthProvider): Promise<void> {
+  const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('content_list');
@@ -120,14 +57,14 @@ async function runFlow(provider: TestProvider): Promise<void> {
 describe('the MCP SDK client with OAuth', () => {
   it('registers dynamically, authorizes, calls tools, and refreshes after expiry', async () => {
     const user = await signedInUser(server.t, 40);
-    const provider = new TestProvider(user.cookie);
+    const provider = new TestOAuthProvider((url) => authorizeInBrowser(server, user.cookie, url.href));
     await runFlow(provider);
     expect(provider.client!.client_id).toMatch(/^folio_client_/);
   });
 
   it('identifies itself by a client-ID metadata document instead of registering', async () => {
     const user = await signedInUser(server.t, 40);
-    const provider = new TestProvider(user.cookie, documentUrl);
+    const provider = new TestOAuthProvider((url) => authorizeInBrowser(server, user.cookie, url.href), documentUrl);
     await runFlow(provider);
     expect(provider.client!.client_id).toBe(documentUrl);
     const grants = await server.t.request('GET', '/_cms/api/auth/grants', { headers: { cookie: user.cookie } });

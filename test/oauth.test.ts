@@ -137,7 +137,7 @@ describe('registration (RFC 7591)', () => {
 
 async function postJson(url: string, body: unknown) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, headers: response.headers, body: await response.json() };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, string> };
 }
 
 describe('authorization code with PKCE', () => {

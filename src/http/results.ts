@@ -36,7 +36,7 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
 
 function replyPage(c: HonoContext<AppEnv>, page: PageResult, contentSecurityPolicy = pageContentSecurityPolicy): Response {
   if ('redirect' in page) return reply(c, page.status ?? 302, null, { location: page.redirect });
-  return reply(c, page.status ?? 200, page.html, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy });
+  return reply(c, page.status ?? 200, page.html, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy ?? contentSecurityPolicy });
 }
 
 /** A failure as a route's own `failure` renders it (http/route.ts). */

@@ -68,7 +68,7 @@ export type ResultSpec<O> =
   | { kind: 'page'; respond: (output: O) => PageResult | Promise<PageResult>; contentSecurityPolicy?: string };
 
 /** What a `page` route answers: a page, or a redirect (303 after a form POST, 302 otherwise). */
-export type PageResult = { html: string; status?: number } | { redirect: string; status?: 302 | 303 };
+export type PageResult = { html: string; status?: number; contentSecurityPolicy?: string } | { redirect: string; status?: 302 | 303 };
 
 /**
  * How a route's failures go on the wire when not as the envelope: OAuth's endpoints answer with the

@@ -40,7 +40,7 @@ interface AuthorizationRequest {
 /** Where the browser goes next: back to the client (with a code or an error), or to the consent page. */
 export type AuthorizeOutcome =
   | { kind: 'redirect'; url: string }
-  | { kind: 'consent'; requestId: string; clientName: string; redirectHost: string; scopes: Scope[]; refused: Scope[] };
+  | { kind: 'consent'; requestId: string; clientName: string; redirectHost: string; redirectUri: string; scopes: Scope[]; refused: Scope[] };
 
 const challengePattern = /^[A-Za-z0-9_-]{43}$/;
 
@@ -76,7 +76,7 @@ export const authorize = defineOperation({
         request: JSON.stringify(request),
         expires_at: new Date(ctx.clock.now().getTime() + consentLifetimeMs).toISOString(),
       });
-      return { kind: 'consent', requestId, clientName: client.name, redirectHost: redirectHost(redirectUri), scopes, refused: asked.filter((scope) => !scopes.includes(scope)) };
+      return { kind: 'consent', requestId, clientName: client.name, redirectHost: redirectHost(redirectUri), redirectUri, scopes, refused: asked.filter((scope) => !scopes.includes(scope)) };
     } catch (error) {
       if (error instanceof OAuthError) return back({ error: error.error, error_description: error.message });
       throw error;

@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { AppError } from '../core/errors.ts';
 import type { Scope } from '../core/roles.ts';
 import { layout } from '../auth/pages.ts';
+import { pageContentSecurityPolicy } from '../http/results.ts';
 import type { FailureResponse, PageResult } from '../http/route.ts';
 import type { AuthorizeOutcome } from './consent.ts';
 import type { DevicePage } from './device.ts';
@@ -23,6 +24,16 @@ const scopeDescriptions: Record<Scope, string> = {
 
 const scopeList = (scopes: readonly Scope[]) => html`<ul id="scopes">${scopes.map((scope) => html`<li><code>${scope}</code>: ${scopeDescriptions[scope]}</li>`)}</ul>`;
 
+/**
+ * The consent form posts to Folio, which answers with a redirect to the client: browsers hold that
+ * redirect to the page's `form-action` too, so the client's redirect target is allowed there.
+ */
+function consentPolicy(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  const target = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return pageContentSecurityPolicy.replace("form-action 'self'", `form-action 'self' ${target}`);
+}
+
 export async function authorizePage(outcome: AuthorizeOutcome): Promise<PageResult> {
   if (outcome.kind === 'redirect') return { redirect: outcome.url };
   const refused = outcome.refused.length === 0 ? '' : html`<p>Not granted (your role does not allow it): ${outcome.refused.join(', ')}.</p>`;
@@ -42,6 +53,7 @@ ${refused}
 <p>You can disconnect it later from your account.</p>`,
       'same-origin',
     ),
+    contentSecurityPolicy: consentPolicy(outcome.redirectUri),
   };
 }
 

@@ -1,31 +1,26 @@
-import net from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createTestApp, type TestApp } from './harness.ts';
+import { freePort } from './ports.ts';
 import { sessionCookieFor } from './sessions.ts';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface OAuthServer {
   t: TestApp;
-  /** `http://127.0.0.1:<port>`, which is also PUBLIC_URL. */
+  /** `http://<host>:<port>`, which is also PUBLIC_URL. */
   origin: string;
   issuer: string;
   mcpUrl: string;
   close(): Promise<void>;
 }
 
-/** The real app on a socket with PUBLIC_URL set to it, as an OAuth client finds it. */
-export async function startOAuthServer(overrides: Record<string, string> = {}): Promise<OAuthServer> {
+/**
+ * The real app on a socket with PUBLIC_URL set to it, as an OAuth client finds it. `hostName` is what
+ * PUBLIC_URL names (`localhost` for browser tests: WebAuthn needs a name, not an address).
+ */
+export async function startOAuthServer(overrides: Record<string, string> = {}, hostName = '127.0.0.1'): Promise<OAuthServer> {
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${hostName}:${port}`;
   const t = await createTestApp({ PUBLIC_URL: origin, ...overrides });
   const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
   const server = await new Promise<ServerType>((resolve) => {
@@ -39,7 +34,7 @@ export async function startOAuthServer(overrides: Record<string, string> = {}): 
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections?.();
+        if ('closeAllConnections' in server) server.closeAllConnections();
       });
       await t.close();
     },
