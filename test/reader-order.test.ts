@@ -90,7 +90,7 @@ describe('list order by a field while drafts are staged', () => {
     // (search), 0009 (sign-in) and 0010 (OAuth) applied.
     for (const name of indexes) await t.db.kysely.schema.dropIndex(name).execute();
     await dropSearchTables(t.db);
-    for (const table of ['setup_secrets', 'setup_state', 'rate_limits', 'invitations', 'magic_links', 'webauthn_challenges', 'passkeys', 'sessions', 'widgets', 'widget_areas', 'sections', 'menu_items', 'menus', 'entry_terms', 'terms', 'taxonomy_collections', 'taxonomies', 'media_upload_grants', 'media_derivatives', 'media', 'jobs'] as const) await t.db.kysely.schema.dropTable(table).execute();
+    for (const table of ['oauth_tokens', 'oauth_device_codes', 'oauth_codes', 'oauth_consent_requests', 'oauth_grants', 'oauth_clients', 'setup_secrets', 'setup_state', 'rate_limits', 'invitations', 'magic_links', 'webauthn_challenges', 'passkeys', 'sessions', 'widgets', 'widget_areas', 'sections', 'menu_items', 'menus', 'entry_terms', 'terms', 'taxonomy_collections', 'taxonomies', 'media_upload_grants', 'media_derivatives', 'media', 'jobs'] as const) await t.db.kysely.schema.dropTable(table).execute();
     await t.db.kysely.schema.alterTable('collections').dropColumn('url_pattern').execute();
     await sql`create table scheduled_publications (entry_id text primary key, collection_id text not null, due_at text not null)`.execute(t.db.kysely);
     await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, 'in', ['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth'] as never).execute();
