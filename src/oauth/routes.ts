@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Operation } from '../core/operation.ts';
 import { DeletedResponse } from '../core/schemas.ts';
-import { defineRoute, type Route } from '../http/route.ts';
+import { defineRoute, type PageResult, type Route } from '../http/route.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { pagesBasePath } from '../auth/pages.ts';
 import { registerClient } from './clients.ts';
@@ -86,50 +86,23 @@ export const oauthApiRoutes: Route[] = [
 
 const relative = (path: string, base: string) => path.slice(base.length);
 
+/**
+ * A browser step of OAuth under /_cms: a page or a redirect; a failure is a page, or the way to sign
+ * in. GET steps read the query, POST steps a form.
+ */
+function oauthPage<I, O>(path: string, summary: string, operation: Operation<I, O>, respond: (output: O) => PageResult | Promise<PageResult>, parts: { query: z.ZodType<I> } | { form: z.ZodType<I> }): Route {
+  const common = { path: relative(path, pagesBasePath), tag, summary, operation, result: { kind: 'page' as const, respond }, failure: pageFailure };
+  return 'query' in parts
+    ? defineRoute({ ...common, method: 'get', query: parts.query, input: ({ query }) => query })
+    : defineRoute({ ...common, method: 'post', body: { form: parts.form }, input: ({ body }) => body });
+}
+
 /** The consent and device pages, mounted under /_cms like the sign-in pages. */
 export const oauthPageRoutes: Route[] = [
-  defineRoute({
-    method: 'get',
-    path: relative(oauthPaths.authorize, pagesBasePath),
-    tag,
-    summary: 'Authorization endpoint: the consent page, or straight back to the app when already approved',
-    operation: authorize,
-    query: AuthorizeQuery,
-    input: ({ query }) => query,
-    result: { kind: 'page', respond: authorizePage },
-    failure: pageFailure,
-  }),
-  defineRoute({
-    method: 'post',
-    path: relative(oauthPaths.consent, pagesBasePath),
-    tag,
-    summary: "The consent page's answer",
-    operation: answerConsent,
-    body: { form: ConsentForm },
-    result: { kind: 'page', respond: consentAnswered },
-    failure: pageFailure,
-  }),
-  defineRoute({
-    method: 'get',
-    path: relative(oauthPaths.device, pagesBasePath),
-    tag,
-    summary: 'Device page: enter the code a device shows, then approve',
-    operation: showDeviceRequest,
-    query: DevicePageQuery,
-    input: ({ query }) => query,
-    result: { kind: 'page', respond: devicePage },
-    failure: pageFailure,
-  }),
-  defineRoute({
-    method: 'post',
-    path: relative(oauthPaths.device, pagesBasePath),
-    tag,
-    summary: "The device page's answer",
-    operation: decideDeviceRequest,
-    body: { form: DeviceForm },
-    result: { kind: 'page', respond: devicePage },
-    failure: pageFailure,
-  }),
+  oauthPage(oauthPaths.authorize, 'Authorization endpoint: the consent page, or straight back to the app when already approved', authorize, authorizePage, { query: AuthorizeQuery }),
+  oauthPage(oauthPaths.consent, "The consent page's answer", answerConsent, consentAnswered, { form: ConsentForm }),
+  oauthPage(oauthPaths.device, 'Device page: enter the code a device shows, then approve', showDeviceRequest, devicePage, { query: DevicePageQuery }),
+  oauthPage(oauthPaths.device, "The device page's answer", decideDeviceRequest, devicePage, { form: DeviceForm }),
 ];
 
 /** The discovery documents, each at the path the contract names and at the one RFC 8414/9728 derive. */

@@ -170,3 +170,14 @@ export async function takeDecidedDeviceCode(db: Db, deviceCodeHash: string): Pro
   const result = await db.kysely.deleteFrom('oauth_device_codes').where('device_code_hash', '=', deviceCodeHash).where('status', '!=', 'pending').executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/**
+ * Rows whose end has long passed (a day ago: a late poll still hears `expired_token`): tokens, codes,
+ * consent requests and device codes.
+ */
+export async function deleteExpired(db: Db, before: string): Promise<void> {
+  await db.kysely.deleteFrom('oauth_tokens').where('expires_at', '<', before).execute();
+  await db.kysely.deleteFrom('oauth_codes').where('expires_at', '<', before).execute();
+  await db.kysely.deleteFrom('oauth_consent_requests').where('expires_at', '<', before).execute();
+  await db.kysely.deleteFrom('oauth_device_codes').where('expires_at', '<', before).execute();
+}
