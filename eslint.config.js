@@ -23,7 +23,7 @@ export default tseslint.config(
     files: ['src/auth/pages/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { document: 'readonly', fetch: 'readonly', FormData: 'readonly', location: 'readonly', navigator: 'readonly', PublicKeyCredential: 'readonly' },
+      globals: { document: 'readonly', fetch: 'readonly', FormData: 'readonly', location: 'readonly', navigator: 'readonly', PublicKeyCredential: 'readonly', URLSearchParams: 'readonly' },
     },
   },
   {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Logger } from 'pino';
@@ -45,11 +45,13 @@ import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { widgetRoutes } from './widgets/routes.ts';
+import { oauthAccessTokens } from './oauth/authenticate.ts';
+import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, openCorsPaths } from './oauth/routes.ts';
 
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...oauthApiRoutes];
 
 export interface AppDependencies {
   config: Config;
@@ -60,7 +62,7 @@ export interface AppDependencies {
   clock?: Clock;
   /** The REST routes to serve; default `apiRoutes` (tests add routes of their own). */
   routes?: readonly Route[];
-  /** How callers prove who they are, tried in order; default bearer tokens, then session cookies. */
+  /** How callers prove who they are, tried in order; default OAuth access tokens, personal access tokens, then session cookies. */
   credentials?: readonly CredentialResolver[];
   /** How sign-in mails go out; default SMTP from the config, or the log without it. */
   mailer?: Mailer;
@@ -75,12 +77,15 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log) }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log) }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
   const https = config.publicUrl?.startsWith('https:') ?? false;
   app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/` }));
+  // OAuth's discovery documents and endpoints take no cookie: any page may call them (browser-based
+  // MCP clients do). Registered first, so their preflights are answered here.
+  for (const path of openCorsPaths) app.use(path, cors({ origin: '*', maxAge: 600, exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
   if (config.corsOrigins.length > 0) {
     // Request headers are allowed as the preflight asks (Authorization, MCP-Protocol-Version, Mcp-Session-Id…);
     // the exposed ones are what browser clients read, the MCP transport's among them.
@@ -99,8 +104,8 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     const { origin, host } = requestOrigin(request.header, request.url);
     return origin === undefined || origins.allowsOrigin(origin, host);
   };
-  // The API and the sign-in pages under /_cms/ get the same operation context.
-  app.use(`${pagesBasePath}/*`, async (c, next) => {
+  // The API, the sign-in pages under /_cms/ and the discovery documents get the same operation context.
+  const operationContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     const requestDb = db.forRequest();
     const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer };
     let authenticated: Promise<Context> | undefined;
@@ -111,7 +116,9 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
         : Promise.resolve({ ...base, principal: null }),
     );
     await next();
-  });
+  };
+  app.use(`${pagesBasePath}/*`, operationContext);
+  app.use('/.well-known/*', operationContext);
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
   let openApiDocument: Record<string, unknown> = {};
@@ -119,7 +126,8 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
-  for (const route of pageRoutes) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
+  for (const route of [...pageRoutes, ...oauthPageRoutes]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
+  for (const route of discoveryRoutes) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {

@@ -34,6 +34,7 @@ describe('loadConfig defaults', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
+      oauthAllowPrivateClientUrls: false,
     });
   });
 
@@ -86,6 +87,7 @@ describe('loadConfig values', () => {
       SMTP_FROM: 'CMS <cms@example.com>',
       SESSION_IDLE_TIMEOUT: '12h',
       SESSION_MAX_AGE: '7d',
+      OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -110,6 +112,7 @@ describe('loadConfig values', () => {
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
+      oauthAllowPrivateClientUrls: true,
     });
   });
 
@@ -285,6 +288,7 @@ describe('flags override the environment', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
+      oauthAllowPrivateClientUrls: false,
     });
   });
 

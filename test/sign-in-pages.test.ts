@@ -1,28 +1,19 @@
-import net from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { deferredMailer, type Mail } from '../src/auth/mail.ts';
 import { createSetupSecret } from '../src/auth/setup.ts';
+import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
 import { api } from './support/content.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
 
 /**
  * The sign-in pages in a real browser: Debian's chromium driven by playwright-core, with a virtual
  * WebAuthn authenticator (Chrome DevTools Protocol) standing in for the person's device.
  */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 let t: TestApp;
 let server: ServerType;
 let browser: Browser;
@@ -38,38 +29,13 @@ beforeAll(async () => {
   server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
   });
-  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--host-resolver-rules=MAP localhost 127.0.0.1'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await t.close();
 });
-
-/** A browser profile of its own (cookies) with a page holding a virtual platform authenticator. */
-async function deviceWithPasskeys(): Promise<{ context: BrowserContext; page: Page; swapAuthenticator: () => Promise<void> }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const add = async (transport: 'internal' | 'usb') =>
-    (
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-      })
-    ).authenticatorId;
-  let authenticatorId = await add('internal');
-  return {
-    context,
-    page,
-    // Another device (a security key) in place of the first: one authenticator cannot hold two
-    // passkeys of one account, since registration excludes the credentials already registered.
-    swapAuthenticator: async () => {
-      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
-      authenticatorId = await add('usb');
-    },
-  };
-}
 
 describe('the pages', () => {
   it('are served with the strict CSP, labelled fields and the script from Folio itself', async () => {
@@ -93,7 +59,7 @@ describe('the pages', () => {
 describe('in a browser with a passkey authenticator', () => {
   it('sets up the first admin with a passkey, signs out, signs in with it, and adds a second passkey', async () => {
     const secret = await createSetupSecret(t.db, t.clock);
-    const { context, page, swapAuthenticator } = await deviceWithPasskeys();
+    const { context, page, swapAuthenticator } = await deviceWithPasskeys(browser);
     try {
       await page.goto(`${origin}/_cms/setup?secret=${secret}`);
       await page.getByLabel('Your name').fill('Ada Lovelace');
@@ -135,7 +101,7 @@ describe('in a browser with a passkey authenticator', () => {
     expect((await t.request('POST', `${api}/auth/invite`, { token: inviter.token, body: { email: 'mary@example.com', role: 30 } })).status).toBe(201);
     await mailer.idle();
     const link = mails.find((mail) => mail.to === 'mary@example.com')!.link;
-    const { context, page } = await deviceWithPasskeys();
+    const { context, page } = await deviceWithPasskeys(browser);
     try {
       await page.goto(link);
       await expect.poll(() => page.locator('main').textContent()).toContain('mary@example.com');
@@ -150,7 +116,7 @@ describe('in a browser with a passkey authenticator', () => {
   });
 
   it('signs in with a link by mail', async () => {
-    const { context, page } = await deviceWithPasskeys();
+    const { context, page } = await deviceWithPasskeys(browser);
     try {
       await page.goto(`${origin}/_cms/sign-in`);
       await page.getByLabel('Or get a sign-in link by email').fill('ada@example.com');

@@ -35,14 +35,18 @@ button{margin-top:1rem;padding:.5rem 1rem;font:inherit;border:0;border-radius:.2
 button:disabled{opacity:.6}:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 #status{min-height:1.5rem;margin-top:1rem}#status.error{color:#b91c1c}hr{margin:1.5rem 0;border:0;border-top:1px solid #ddd}`;
 
-/** The shared page frame: language, title, viewport, the status region and the script. */
-export async function layout(page: string, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>): Promise<string> {
+/**
+ * The shared page frame: language, title, viewport, the status region and the script. No referrer by
+ * default (links carry secrets); a page whose form posts to Folio itself sends it to its own origin
+ * only, or the browser would send `Origin: null` and the CSRF check would refuse the post.
+ */
+export async function layout(page: string, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>, referrer: 'no-referrer' | 'same-origin' = 'no-referrer'): Promise<string> {
   const document = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${title} · Folio</title>
 <style>${styles}</style>
 <script src="${scriptPath}" defer></script>

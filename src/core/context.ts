@@ -18,8 +18,8 @@ export interface UserPrincipal {
   role: number;
   /** The credential's scopes already cut to the user's current role. */
   scopes: Scope[];
-  /** How the caller proved it: a personal access token, or a browser session (by their ids). */
-  credential: { type: 'token' | 'session'; id: string };
+  /** How the caller proved it: a personal access token, a browser session or an OAuth grant (by their ids). */
+  credential: { type: 'token' | 'session' | 'oauth'; id: string };
 }
 
 /** A signed-in user as the operations see them, whichever credential proved it. */

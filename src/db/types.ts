@@ -335,6 +335,76 @@ export interface Database {
   rate_limits: RateLimitsTable;
   setup_state: SetupStateTable;
   setup_secrets: SetupSecretsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_consent_requests: OAuthConsentRequestsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_device_codes: OAuthDeviceCodesTable;
+  oauth_tokens: OAuthTokensTable;
+}
+
+export interface OAuthClientsTable {
+  id: string;
+  source: string;
+  name: string;
+  redirect_uris: string;
+  metadata: string;
+  created_at: string;
+  stale_at: string | null;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface OAuthConsentRequestsTable {
+  id_hash: string;
+  user_id: string;
+  client_id: string;
+  request: string;
+  expires_at: string;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string;
+  audience: string;
+  expires_at: string;
+  family_id: string | null;
+}
+
+export interface OAuthDeviceCodesTable {
+  device_code_hash: string;
+  user_code: string;
+  client_id: string;
+  scopes: string;
+  audience: string;
+  status: string;
+  grant_id: string | null;
+  interval_seconds: number;
+  last_polled_at: string | null;
+  expires_at: string;
+}
+
+export interface OAuthTokensTable {
+  token_hash: string;
+  kind: string;
+  family_id: string;
+  grant_id: string;
+  scopes: string;
+  audience: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  successor: string | null;
 }
 
 /**

@@ -5,7 +5,8 @@ import { parseInput } from '../core/validate.ts';
 import { declaredLength, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
-import { respondWith } from './results.ts';
+import { answerAbortedRequest } from './aborted.ts';
+import { asAppError, respondWith, respondWithFailure } from './results.ts';
 import type { BodyDeclaration, Route } from './route.ts';
 import type { AppEnv } from './types.ts';
 
@@ -32,7 +33,7 @@ export function bodyLimitOf(body: BodyDeclaration, defaultLimit: number, config:
  */
 export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOptions): void {
   const limit = bodyLimitOf(route.body, options.bodyLimit, options.config);
-  app.on(route.method.toUpperCase(), options.basePath + route.path, async (c: HonoContext<AppEnv>) => {
+  const handle = async (c: HonoContext<AppEnv>): Promise<Response> => {
     if (limit !== undefined && (declaredLength(c) ?? 0) > limit) throw tooLarge(limit);
     const ctx = await c.get('resolveContext')(route.operation.access.kind !== 'public');
     let query: unknown = {};
@@ -46,6 +47,16 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
     const response = await respond(c, route, output, query);
     for (const cookie of route.cookies?.(output, options.config) ?? []) response.headers.append('set-cookie', cookie);
     return response;
+  };
+  const failure = route.failure;
+  app.on(route.method.toUpperCase(), options.basePath + route.path, failure === undefined ? handle : async (c: HonoContext<AppEnv>) => {
+    try {
+      return await handle(c);
+    } catch (error) {
+      const aborted = answerAbortedRequest(c, error);
+      if (aborted) return aborted;
+      return respondWithFailure(c, await failure(asAppError(c, error), { url: c.req.url, method: c.req.method }));
+    }
   });
 }
 

@@ -134,6 +134,11 @@ function successResponsesByKind(route: Route, convert: Convert): Record<string, 
       return { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } };
     case 'redirect':
       return { [String(result.status ?? 302)]: { description: 'A redirect (Location header)', headers: { Location: { schema: { type: 'string' } } } } };
+    case 'page':
+      return {
+        '200': { description: 'A page', content: { 'text/html': { schema: { type: 'string' } } } },
+        '302': { description: 'A redirect (Location header)', headers: { Location: { schema: { type: 'string' } } } },
+      };
   }
 }
 
@@ -205,7 +210,23 @@ const unsupportedBody = {
   bytes: 'The bytes are of a type not allowed here (UNSUPPORTED_MEDIA_TYPE)',
 };
 
+/** The error object of the OAuth RFCs, which routes with their own `failure` answer with. */
+const oauthErrorSchema = {
+  type: 'object',
+  properties: { error: { type: 'string', description: 'RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 7009 §2.2.1 or RFC 8628 §3.5 error code' }, error_description: { type: 'string' } },
+  required: ['error'],
+};
+
 function errorResponses(route: Route, authenticated: boolean): Record<string, unknown> {
+  if (route.failure) {
+    const oauthError = (description: string) => ({ description, content: { 'application/json': { schema: oauthErrorSchema } } });
+    return {
+      '400': oauthError('The request is refused (invalid_request, invalid_grant, invalid_client_metadata…)'),
+      '401': oauthError('Unknown client (invalid_client)'),
+      '429': oauthError('Too many requests; Retry-After says when to try again'),
+      '500': oauthError('Unexpected failure (server_error)'),
+    };
+  }
   const error = (description: string) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },

@@ -7,7 +7,7 @@ import { toJsonText } from '../core/raw-json.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { errorBody } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
-import type { ResultSpec } from './route.ts';
+import type { FailureResponse, PageResult, ResultSpec } from './route.ts';
 import type { AppEnv } from './types.ts';
 
 /** Pages allow only their own origin's scripts and styles, and are never framed. */
@@ -29,7 +29,20 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
       });
     case 'redirect':
       return reply(c, result.status ?? 302, null, { location: result.location(output) });
+    case 'page':
+      return replyPage(c, await result.respond(output), result.contentSecurityPolicy);
   }
+}
+
+function replyPage(c: HonoContext<AppEnv>, page: PageResult, contentSecurityPolicy = pageContentSecurityPolicy): Response {
+  if ('redirect' in page) return reply(c, page.status ?? 302, null, { location: page.redirect });
+  return reply(c, page.status ?? 200, page.html, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy ?? contentSecurityPolicy });
+}
+
+/** A failure as a route's own `failure` renders it (http/route.ts). */
+export function respondWithFailure(c: HonoContext<AppEnv>, failure: FailureResponse): Response {
+  if (failure.kind === 'page') return replyPage(c, failure.result);
+  return reply(c, failure.status, toJsonText(failure.body), { ...failure.headers, 'content-type': 'application/json' });
 }
 
 /** A response with the request's fixed headers (request id, security, caching) and `headers` over them. */

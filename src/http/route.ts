@@ -4,6 +4,7 @@ import { runOperation, type AnyOperation, type Operation } from '../core/operati
 import type { ByteSource } from '../core/results.ts';
 import type { Role, Scope } from '../core/roles.ts';
 import type { Config } from '../config.ts';
+import type { AppError } from '../core/errors.ts';
 import type { BytesBody, MultipartBody } from './body.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -62,7 +63,22 @@ export type ResultSpec<O> =
   | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown> }
   /** A server-rendered page. */
   | { kind: 'html'; render: (output: O) => string | Promise<string>; contentSecurityPolicy?: string }
-  | { kind: 'redirect'; location: (output: O) => string; status?: 302 | 303 };
+  | { kind: 'redirect'; location: (output: O) => string; status?: 302 | 303 }
+  /** A browser step that either shows a page or sends the browser on (OAuth's authorize and consent). */
+  | { kind: 'page'; respond: (output: O) => PageResult | Promise<PageResult>; contentSecurityPolicy?: string };
+
+/** What a `page` route answers: a page, or a redirect (303 after a form POST, 302 otherwise). */
+export type PageResult = { html: string; status?: number; contentSecurityPolicy?: string } | { redirect: string; status?: 302 | 303 };
+
+/**
+ * How a route's failures go on the wire when not as the envelope: OAuth's endpoints answer with the
+ * error objects of their RFCs, and its browser steps with a page or a redirect back to the client.
+ */
+export type FailureSpec = (error: AppError, request: { url: string; method: string }) => FailureResponse | Promise<FailureResponse>;
+
+export type FailureResponse =
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'page'; result: PageResult };
 
 /** Another representation of the envelope's data a request may ask for (e.g. `GET /schema` as TypeScript). */
 export interface Alternative<O, Q> {
@@ -98,6 +114,8 @@ interface RouteSpecBase<P, Q, H, B, I, O> {
   data?: (output: O) => unknown;
   /** `Set-Cookie` headers the response carries, whatever its kind (a session started or ended). */
   cookies?: (output: O, config: Config) => string[];
+  /** How failures are answered; default the error envelope. */
+  failure?: FailureSpec;
 }
 
 /**
@@ -128,6 +146,7 @@ export interface Route {
   result?: ResultSpec<unknown>;
   data?: (output: unknown) => unknown;
   cookies?: (output: unknown, config: Config) => string[];
+  failure?: FailureSpec;
   /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
   invoke(ctx: Context, readParts: () => Promise<{ params: unknown; query: unknown; headers: unknown; body: unknown }>): Promise<unknown>;
 }
@@ -161,6 +180,7 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
     result: spec.result as ResultSpec<unknown> | undefined,
     data: spec.data as Route['data'],
     cookies: spec.cookies as Route['cookies'],
+    failure: spec.failure,
     invoke: (ctx, readParts) => runOperation(spec.operation, ctx, async () => toInput((await readParts()) as RouteParts<P, Q, H, B>)),
   };
 }

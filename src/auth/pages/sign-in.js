@@ -57,12 +57,18 @@ function onSubmit(form, work) {
   });
 }
 
+/** Where sign-in goes on to: the page that sent the person here (an OAuth consent), if it is one of Folio's own. */
+function afterSignIn() {
+  const back = new URLSearchParams(location.search).get('return');
+  return back && back.startsWith('/_cms/') && !back.startsWith('//') ? back : '/_cms/';
+}
+
 const pages = {
   'sign-in'() {
     onSubmit(document.getElementById('passkey-form'), async () => {
       if (!supportsPasskeys()) throw new Error('This browser cannot use passkeys: ask for a sign-in link instead.');
       await signInWithPasskey();
-      location.assign('/_cms/');
+      location.assign(afterSignIn());
     });
     onSubmit(document.getElementById('link-form'), async (data) => {
       await call('POST', '/auth/magic-link/send', { email: data.get('email') });

@@ -1,0 +1,42 @@
+import { apiBasePath } from '../http/paths.ts';
+import { pagesBasePath } from '../auth/pages.ts';
+import { OAuthError } from './errors.ts';
+
+/**
+ * Where OAuth lives (DECISIONS §1, mcp.md §4). `baseUrl` is the operation context's: PUBLIC_URL, else
+ * the request's origin, so the documents, the issuer and the resource always agree byte for byte.
+ */
+export const oauthPaths = {
+  authorize: `${pagesBasePath}/oauth/authorize`,
+  consent: `${pagesBasePath}/oauth/consent`,
+  device: `${pagesBasePath}/oauth/device`,
+  token: `${apiBasePath}/oauth/token`,
+  deviceCode: `${apiBasePath}/oauth/device/code`,
+  register: `${apiBasePath}/oauth/register`,
+  revoke: `${apiBasePath}/oauth/revoke`,
+  mcp: `${apiBasePath}/mcp`,
+};
+
+export function issuerOf(baseUrl: string): string {
+  return `${baseUrl}${pagesBasePath}`;
+}
+
+/** The resources (RFC 8707) a token may be bound to: the MCP endpoint (the default) or the REST API. */
+export type Audience = 'mcp' | 'api';
+
+export function resourceUrl(baseUrl: string, audience: Audience): string {
+  return `${baseUrl}${audience === 'mcp' ? oauthPaths.mcp : apiBasePath}`;
+}
+
+/** The audience a `resource` parameter names (a trailing `/` does not matter); `invalid_target` for any other. */
+export function audienceOf(baseUrl: string, resource: string | undefined): Audience {
+  if (resource === undefined || resource === '') return 'mcp';
+  const normalized = resource.replace(/\/+$/, '');
+  for (const audience of ['mcp', 'api'] as const) if (normalized === resourceUrl(baseUrl, audience)) return audience;
+  throw new OAuthError('invalid_target', `Unknown resource ${resource}: this server serves ${resourceUrl(baseUrl, 'mcp')} and ${resourceUrl(baseUrl, 'api')}`);
+}
+
+/** The audience a request to `path` needs: the MCP endpoint's, or the REST API's for everything else. */
+export function audienceForPath(path: string): Audience {
+  return path === oauthPaths.mcp ? 'mcp' : 'api';
+}

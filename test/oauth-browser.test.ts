@@ -1,0 +1,91 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
+import { clientRedirectUrl, connectWithOAuth, TestOAuthProvider } from './support/mcp-oauth.ts';
+import { signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
+import { sessionCookieName } from '../src/auth/sessions.ts';
+
+/**
+ * The consent page in a real browser: the MCP SDK client opens the authorization URL in chromium,
+ * where a person who is not signed in signs in with their passkey, comes back to the consent page
+ * and clicks Allow (or Deny); the client then works with the tokens.
+ */
+let server: OAuthServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startOAuthServer({}, 'localhost');
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A person with a passkey on this browser's authenticator, signed out. */
+async function personWithPasskey(role: number): Promise<Page> {
+  const { context, page } = await deviceWithPasskeys(browser);
+  const user = await signedInUser(server.t, role);
+  const [name, value] = user.cookie.split('=') as [string, string];
+  expect(name).toBe(sessionCookieName(server.t.config));
+  await context.addCookies([{ name, value, url: server.origin }]);
+  await page.goto(`${server.origin}/_cms/`);
+  await page.getByLabel('Name of a new passkey').fill('Laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect.poll(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(`${server.origin}/_cms/sign-in`);
+  // The client's redirect URI: where the browser lands with the answer (a native app would be listening).
+  await context.route(`${clientRedirectUrl}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' }));
+  return page;
+}
+
+/** Opens the authorization URL, signs in with the passkey, and answers the consent page with `button`. */
+function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: string; scopes?: string[] }) {
+  return async (authorizationUrl: URL): Promise<URL> => {
+    await page.goto(authorizationUrl.href);
+    await page.waitForURL((url) => url.pathname === '/_cms/sign-in');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL((url) => url.pathname === '/_cms/oauth/authorize');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect an app');
+    seen.clientName = (await page.locator('#client-name').textContent()) ?? undefined;
+    seen.scopes = await page.locator('#scopes code').allTextContents();
+    await page.getByRole('button', { name: button }).click();
+    await page.waitForURL((url) => url.href.startsWith(clientRedirectUrl));
+    return new URL(page.url());
+  };
+}
+
+describe('the consent page in chromium', () => {
+  it('signs the person in, comes back, and Allow connects the MCP client', async () => {
+    const page = await personWithPasskey(30);
+    const seen: { clientName?: string; scopes?: string[] } = {};
+    const provider = new TestOAuthProvider(inBrowser(page, 'Allow', seen));
+    const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
+    try {
+      expect(seen.clientName).toBe('SDK client');
+      // An author: every scope was asked for, the page offers what the role allows.
+      expect(seen.scopes).toEqual(['content:read', 'content:write', 'media:read', 'media:write']);
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(10);
+      const result = await client.callTool({ name: 'taxonomy_list', arguments: {} });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await page.context().close();
+    }
+  });
+
+  it('Deny sends the browser back with access_denied and grants nothing', async () => {
+    const page = await personWithPasskey(30);
+    const provider = new TestOAuthProvider(inBrowser(page, 'Deny', {}));
+    try {
+      await expect(connectWithOAuth(server.mcpUrl, server.issuer, provider)).rejects.toThrow();
+      expect(provider.response!.searchParams.get('error')).toBe('access_denied');
+      expect(provider.response!.searchParams.get('iss')).toBe(server.issuer);
+      expect(provider.saved).toBeUndefined();
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import { generate } from 'selfsigned';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientRedirectUrl, connectWithOAuth, TestOAuthProvider } from './support/mcp-oauth.ts';
+import { authorizeInBrowser, signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
+
+/**
+ * The MCP SDK's own OAuth client, end to end with no human: 401 → discovery → registration (dynamic,
+ * or a client-ID metadata document) → authorize (the provider follows the redirect as a signed-in
+ * user who approves) → token → tools/list and tools/call → the access token expires → refresh.
+ */
+let server: OAuthServer;
+let documents: https.Server;
+let documentUrl: string;
+
+beforeAll(async () => {
+  server = await startOAuthServer({ OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true' });
+  // The SDK accepts only an https metadata URL: a certificate for 127.0.0.1 that this process trusts.
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), pems.cert]);
+  documents = https.createServer({ key: pems.private, cert: pems.cert }, (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: documentUrl, client_name: 'SDK by metadata document', redirect_uris: [clientRedirectUrl], token_endpoint_auth_method: 'none' }));
+  });
+  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', () => resolve()));
+  documentUrl = `https://127.0.0.1:${(documents.address() as AddressInfo).port}/oauth/client.json`;
+});
+afterAll(async () => {
+  await server?.close();
+  await new Promise<void>((resolve) => (documents ? documents.close(() => resolve()) : resolve()));
+});
+
+async function runFlow(provider: TestOAuthProvider): Promise<void> {
+  const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('content_list');
+    // An editor asked for every scope (the resource metadata's list): granted what the role allows.
+    expect(provider.saved!.scope!.split(' ').sort()).toEqual(['content:read', 'content:write', 'media:read', 'media:write', 'schema:read']);
+    const collections = await client.callTool({ name: 'schema_list_collections', arguments: {} });
+    expect(collections.isError).toBeFalsy();
+    const menus = await client.callTool({ name: 'menu_list', arguments: {} });
+    expect(menus.isError).toBeFalsy();
+    const firstAccess = provider.saved!.access_token;
+    server.t.clock.advance(3_600_000);
+    // Expired: the SDK is told 401, refreshes with the rotated refresh token, and retries.
+    const again = await client.listTools();
+    expect(again.tools.length).toBe(tools.length);
+    expect(provider.refreshes).toBe(1);
+    expect(provider.saved!.access_token).not.toBe(firstAccess);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the MCP SDK client with OAuth', () => {
+  it('registers dynamically, authorizes, calls tools, and refreshes after expiry', async () => {
+    const user = await signedInUser(server.t, 40);
+    const provider = new TestOAuthProvider((url) => authorizeInBrowser(server, user.cookie, url.href));
+    await runFlow(provider);
+    expect(provider.client!.client_id).toMatch(/^folio_client_/);
+  });
+
+  it('identifies itself by a client-ID metadata document instead of registering', async () => {
+    const user = await signedInUser(server.t, 40);
+    const provider = new TestOAuthProvider((url) => authorizeInBrowser(server, user.cookie, url.href), documentUrl);
+    await runFlow(provider);
+    expect(provider.client!.client_id).toBe(documentUrl);
+    const grants = await server.t.request('GET', '/_cms/api/auth/grants', { headers: { cookie: user.cookie } });
+    expect(grants.body.data.items).toEqual([expect.objectContaining({ clientId: documentUrl, clientName: 'SDK by metadata document' })]);
+  });
+});
