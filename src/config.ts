@@ -66,6 +66,16 @@ export interface Config {
   sessionIdleMs: number;
   /** …and this long after sign-in, whatever its use. */
   sessionMaxAgeMs: number;
+  /** Plugin modules to load at start, in order: a shipped plugin's id, a local file, or an npm package (decisions/0023). */
+  plugins: string[];
+  /** How long a `content:beforeSave` hook may take before the save goes on without it. */
+  pluginHookTimeoutMs: number;
+  webhooks: {
+    /** Whether subscriptions may point at loopback and private addresses (off: they are refused, an SSRF guard). */
+    allowPrivateAddresses: boolean;
+    /** How long one delivery attempt may take, connection and answer included. */
+    timeoutMs: number;
+  };
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -106,6 +116,10 @@ export const configVariables = {
   SMTP_FROM: 'smtpFrom',
   SESSION_IDLE_TIMEOUT: 'sessionIdleTimeout',
   SESSION_MAX_AGE: 'sessionMaxAge',
+  PLUGINS: 'plugins',
+  PLUGIN_HOOK_TIMEOUT_MS: 'pluginHookTimeoutMs',
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'webhookAllowPrivateAddresses',
+  WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
 } as const;
 
 type Variable = keyof typeof configVariables;
@@ -241,6 +255,14 @@ const rawSchema = z.object({
   SMTP_FROM: z.string().min(3).optional(),
   SESSION_IDLE_TIMEOUT: duration.default(24 * 3_600_000),
   SESSION_MAX_AGE: duration.default(14 * 86_400_000),
+  // The shipped plugins by default; an empty value loads none.
+  PLUGINS: z
+    .string()
+    .default('webhooks,audit-log')
+    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+  PLUGIN_HOOK_TIMEOUT_MS: integer(10, 60_000).default(2000),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanText.default(false),
+  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
 });
 
 type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -272,7 +294,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   const merged: Record<string, string | undefined> = {};
   for (const [variable, flag] of Object.entries(configVariables)) {
     const value = flags[flag] ?? env[variable];
-    merged[variable] = value === '' && variable !== 'CORS_ORIGINS' ? undefined : value;
+    // An empty list is a choice for these two (no origins, no plugins), not a variable left unset.
+    merged[variable] = value === '' && variable !== 'CORS_ORIGINS' && variable !== 'PLUGINS' ? undefined : value;
   }
   const parsed = rawSchema.safeParse(merged);
   if (!parsed.success) {
@@ -329,6 +352,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     smtp: smtpConfig(raw),
     sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,
+    plugins: raw.PLUGINS,
+    pluginHookTimeoutMs: raw.PLUGIN_HOOK_TIMEOUT_MS,
+    webhooks: { allowPrivateAddresses: raw.WEBHOOK_ALLOW_PRIVATE_ADDRESSES, timeoutMs: raw.WEBHOOK_TIMEOUT_MS },
   };
 }
 

@@ -93,8 +93,8 @@ describe('list order by a field while drafts are staged', () => {
     for (const table of ['setup_secrets', 'setup_state', 'rate_limits', 'invitations', 'magic_links', 'webauthn_challenges', 'passkeys', 'sessions', 'widgets', 'widget_areas', 'sections', 'menu_items', 'menus', 'entry_terms', 'terms', 'taxonomy_collections', 'taxonomies', 'media_upload_grants', 'media_derivatives', 'media', 'jobs'] as const) await t.db.kysely.schema.dropTable(table).execute();
     await t.db.kysely.schema.alterTable('collections').dropColumn('url_pattern').execute();
     await sql`create table scheduled_publications (entry_id text primary key, collection_id text not null, due_at text not null)`.execute(t.db.kysely);
-    await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, 'in', ['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in'] as never).execute();
-    expect(await migrateToLatest(t.db)).toEqual(['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in']);
+    await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, 'in', ['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0011_plugins'] as never).execute();
+    expect(await migrateToLatest(t.db)).toEqual(['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0011_plugins']);
     expect(await liveSortIndexes()).toEqual(indexes);
     expect(await titlesPageByPage(subscriber, 'orderBy=title&order=asc')).toEqual(['MMM', 'NNN', 'STAGED']);
   });
