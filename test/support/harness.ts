@@ -62,6 +62,8 @@ export interface TestApp {
   /** Creates a user with a role and a token with the given scopes for them. */
   userWithToken(role: number, scopes: Scope[], email?: string): Promise<{ user: User; token: string }>;
   systemContext(): Context;
+  /** The plugins it serves and calls (TestAppOptions.plugins). */
+  plugins: PluginHost | undefined;
   /** The SQL statements sent to the database while `work` runs. */
   statementsDuring(work: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
@@ -121,6 +123,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     adminToken,
     userWithToken,
     systemContext,
+    plugins: options.plugins,
     async statementsDuring(work) {
       recording = [];
       try {
