@@ -1,6 +1,7 @@
 import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
+import { toIssues } from '../core/validate.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { PluginHost, type LoadedPlugin } from './host.ts';
 import type { PluginInfo } from './schemas.ts';
@@ -86,7 +87,7 @@ export const updatePluginSettings = defineOperation({
       return { settings: {} };
     }
     const parsed = schema.safeParse(input.settings);
-    if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+    if (!parsed.success) throw validationError(toIssues(parsed.error.issues));
     await inTransaction(ctx.db, async (tx) => {
       const current = await hostOf(ctx).stateOf(tx, plugin);
       await writePluginState(tx, plugin.definition.id, { settings: JSON.stringify(parsed.data) }, { enabled: current.enabled }, isoNow(ctx.clock));

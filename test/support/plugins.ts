@@ -24,16 +24,14 @@ export function deliveryWorker(t: TestApp): DeliveryWorker {
 }
 
 /**
- * Another server process on the same database: its own connection, app and worker, as a second
- * `folio serve` would have. Requests go to it in process.
+ * Another app on the same database, with its own connection and caches, as a second `folio serve`
+ * would have them. Requests go to it in process.
  */
 export async function secondInstance(t: TestApp) {
   const db = await openDatabase(t.config.database);
   const log = pino({ level: 'silent' });
   const app = createApp({ config: t.config, db, log, storage: t.storage, clock: t.clock, plugins: t.plugins });
-  const worker = createDeliveryWorker({ db, clock: t.clock, config: t.config, log, entryListeners: [], storage: t.storage, baseUrl: 'http://localhost', plugins: t.plugins });
   return {
-    worker,
     async request(method: string, path: string, token: string, body?: unknown) {
       const response = await app.request(path, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
