@@ -33,6 +33,9 @@ describe('loadConfig defaults', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
+      plugins: ['webhooks', 'audit-log'],
+      pluginHookTimeoutMs: 2000,
+      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
     });
   });
 
@@ -45,6 +48,11 @@ describe('loadConfig defaults', () => {
 
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', BODY_LIMIT: '', DATABASE_URL: '', CORS_ORIGINS: '' })).toEqual(loadConfig({}));
+  });
+
+  it('takes an empty PLUGINS as no plugins at all, not as the default list', () => {
+    expect(loadConfig({ PLUGINS: '' }).plugins).toEqual([]);
+    expect(loadConfig({ PLUGINS: ' webhooks , ' }).plugins).toEqual(['webhooks']);
   });
 
   it('ignores unrelated environment variables', () => {
@@ -84,6 +92,10 @@ describe('loadConfig values', () => {
       SMTP_FROM: 'CMS <cms@example.com>',
       SESSION_IDLE_TIMEOUT: '12h',
       SESSION_MAX_AGE: '7d',
+      PLUGINS: './plugins/slack.js, folio-plugin-search',
+      PLUGIN_HOOK_TIMEOUT_MS: '500',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -107,6 +119,9 @@ describe('loadConfig values', () => {
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
+      plugins: ['./plugins/slack.js', 'folio-plugin-search'],
+      pluginHookTimeoutMs: 500,
+      webhooks: { allowPrivateAddresses: true, timeoutMs: 3000 },
     });
   });
 
@@ -279,6 +294,9 @@ describe('flags override the environment', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
+      plugins: ['webhooks', 'audit-log'],
+      pluginHookTimeoutMs: 2000,
+      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
     });
   });
 
