@@ -26,6 +26,7 @@ import { freePort, root, startFolio, startProcess, waitForHttp } from './process
 import { measureSchemaChanges } from './schema-change.ts';
 import { seedTerms, type SeededTerms } from './site-structure.ts';
 import { measureSearch, printSearch } from './search.ts';
+import { measurePlugins, printPlugins } from './plugins.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -115,12 +116,26 @@ async function main(): Promise<void> {
     children.push(startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(baselinePort), STATIC_FILE: mediaStaticFile(workDir) }));
     const folioPort = await freePort();
     children.push(
-      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media') }),
+      // The webhook figures need a receiver on loopback.
+      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }),
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 
     if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
     if (only === undefined || only === 'search') printSearch(await measureSearch({ databaseUrl, folioUrl: `http://127.0.0.1:${folioPort}`, baselineUrl: `http://127.0.0.1:${baselinePort}/`, token, connections, duration }), databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite', connections);
+    if (only === undefined || only === 'plugins') {
+      const plugins = await measurePlugins({
+        databaseUrl,
+        folioUrl: `http://127.0.0.1:${folioPort}`,
+        token,
+        entryPath: `/_cms/api/content/bench/${seeded.entryId}`,
+        createPath: '/_cms/api/content/bench',
+        createBody: (n) => ({ data: benchData(n) }),
+        measure: (folioPath, scenario) => measure(`http://127.0.0.1:${folioPort}${folioPath}`, { authorization: `Bearer ${token}` }, scenario),
+      });
+      printPlugins(plugins);
+      saveResults({ plugins });
+    }
     if (only !== undefined && !mediaOnly) return;
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);

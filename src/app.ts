@@ -40,6 +40,8 @@ import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { sectionRoutes } from './sections/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import type { PluginHost } from './plugins/host.ts';
+import { pluginRoutes } from './plugins/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { docsRoutes } from './system/docs-routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -51,7 +53,7 @@ import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, openCorsPaths } from 
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...oauthApiRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...oauthApiRoutes, ...pluginRoutes];
 
 export interface AppDependencies {
   config: Config;
@@ -68,6 +70,8 @@ export interface AppDependencies {
   mailer?: Mailer;
   /** Listeners of entry changes (search, hooks, webhooks and the audit log register here). */
   entryListeners?: readonly EntryChangeListener[];
+  /** The plugins loaded at start (plugins/loader.ts): their routes are served, their hooks called; default none. */
+  plugins?: PluginHost;
 }
 
 /** `scheme://host[:port]` of an absolute URL, without parsing all of it (this runs on every request). */
@@ -77,7 +81,7 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log) }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log), plugins }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -107,7 +111,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   // The API, the sign-in pages under /_cms/ and the discovery documents get the same operation context.
   const operationContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     const requestDb = db.forRequest();
-    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer };
+    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer, plugins };
     let authenticated: Promise<Context> | undefined;
     const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
     c.set('resolveContext', (authenticate) =>
@@ -122,7 +126,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
   let openApiDocument: Record<string, unknown> = {};
-  const served = [...routes, ...docsRoutes(apiBasePath, () => openApiDocument)];
+  const served = [...routes, ...(plugins?.routes() ?? []), ...docsRoutes(apiBasePath, () => openApiDocument)];
   openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });

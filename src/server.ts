@@ -14,6 +14,7 @@ import { openStorage } from './media/storage/open.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import type { MediaStorage } from './media/storage/types.ts';
 import { hasAnyUser } from './users/store.ts';
+import { loadPlugins } from './plugins/loader.ts';
 
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
 const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
@@ -29,6 +30,8 @@ export interface RunningServer {
 
 /** Opens and migrates the database, then listens. Throws (before listening) when the database is unreachable. */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  // A bad plugin stops the start before anything is opened, with a message naming it.
+  const plugins = await loadPlugins(config.plugins, { hookTimeoutMs: config.pluginHookTimeoutMs });
   const db = await openDatabase(config.database);
   let hasUsers: boolean;
   let setupSecret: string | undefined;
@@ -48,7 +51,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners: EntryChangeListener[] = [];
   const mailer = createMailer(config, log);
-  const app = createApp({ config, db, log, storage, entryListeners, mailer });
+  const app = createApp({ config, db, log, storage, entryListeners, mailer, plugins });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -66,8 +69,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
-  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
+  const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config), plugins };
+  const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
   jobs.start();
+  const pluginWork = plugins.startBackground(background);
 
   let closing: Promise<void> | undefined;
   return {
@@ -80,6 +85,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await jobs.stop();
+        await pluginWork.stop();
         await mailer.idle();
         mailer.close();
         await db.close();

@@ -19,7 +19,7 @@ async function setPublicRead(value: boolean) {
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'https://cms.example.com' });
-  const { token } = await startSession(t.db, t.clock, t.config, t.admin.id);
+  const { token } = await startSession(t.systemContext(), t.admin, 'passkey');
   sessionCookie = `${sessionCookieName(t.config)}=${token}`;
   const session = { cookie: sessionCookie };
   expectSuccess(await t.request('POST', `${api}/settings`, { headers: session, body: { locales: ['en'] } }));

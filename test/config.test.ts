@@ -35,6 +35,9 @@ describe('loadConfig defaults', () => {
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
       oauthAllowPrivateClientUrls: false,
+      plugins: ['webhooks', 'audit-log'],
+      pluginHookTimeoutMs: 2000,
+      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
     });
   });
 
@@ -47,6 +50,11 @@ describe('loadConfig defaults', () => {
 
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', BODY_LIMIT: '', DATABASE_URL: '', CORS_ORIGINS: '' })).toEqual(loadConfig({}));
+  });
+
+  it('takes an empty PLUGINS as no plugins at all, not as the default list', () => {
+    expect(loadConfig({ PLUGINS: '' }).plugins).toEqual([]);
+    expect(loadConfig({ PLUGINS: ' webhooks , ' }).plugins).toEqual(['webhooks']);
   });
 
   it('ignores unrelated environment variables', () => {
@@ -88,6 +96,10 @@ describe('loadConfig values', () => {
       SESSION_IDLE_TIMEOUT: '12h',
       SESSION_MAX_AGE: '7d',
       OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true',
+      PLUGINS: './plugins/slack.js, folio-plugin-search',
+      PLUGIN_HOOK_TIMEOUT_MS: '500',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -113,6 +125,9 @@ describe('loadConfig values', () => {
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
       oauthAllowPrivateClientUrls: true,
+      plugins: ['./plugins/slack.js', 'folio-plugin-search'],
+      pluginHookTimeoutMs: 500,
+      webhooks: { allowPrivateAddresses: true, timeoutMs: 3000 },
     });
   });
 
@@ -289,6 +304,9 @@ describe('flags override the environment', () => {
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
       oauthAllowPrivateClientUrls: false,
+      plugins: ['webhooks', 'audit-log'],
+      pluginHookTimeoutMs: 2000,
+      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
     });
   });
 

@@ -76,8 +76,8 @@ describe('the session cookie', () => {
   });
 
   it('is replaced when its browser signs in again: the old token stops working', async () => {
-    const first = await startSession(t.db, t.clock, t.config, t.admin.id);
-    const second = await startSession(t.db, t.clock, t.config, t.admin.id, first.token);
+    const first = await startSession(t.systemContext(), t.admin, 'passkey');
+    const second = await startSession(t.systemContext(), t.admin, 'passkey', first.token);
     const name = sessionCookieName(t.config);
     expect(second.token).not.toBe(first.token);
     expectError(await t.request('GET', `${api}/auth/me`, { headers: { cookie: `${name}=${first.token}` } }), 401, 'UNAUTHORIZED');

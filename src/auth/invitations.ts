@@ -91,7 +91,7 @@ export const acceptInvitation = defineOperation({
       }
       return row;
     });
-    const session = await startSession(ctx.db, ctx.clock, ctx.config, user.id, sessionTokenFrom(input.cookie, ctx.config));
+    const session = await startSession(ctx, user, 'invitation', sessionTokenFrom(input.cookie, ctx.config));
     return { item: toUser(user), session };
   },
 });

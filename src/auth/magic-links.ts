@@ -72,7 +72,7 @@ export const verifyMagicLink = defineOperation({
     if (!link || Date.parse(link.expires_at) <= ctx.clock.now().getTime()) throw refused;
     const user = await ctx.db.kysely.selectFrom('users').selectAll().where('id', '=', link.user_id).executeTakeFirst();
     if (!user || user.disabled === 1) throw refused;
-    const session = await startSession(ctx.db, ctx.clock, ctx.config, user.id, sessionTokenFrom(input.cookie, ctx.config));
+    const session = await startSession(ctx, user, 'magicLink', sessionTokenFrom(input.cookie, ctx.config));
     return { item: toUser(user), session };
   },
 });

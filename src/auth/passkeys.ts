@@ -66,7 +66,7 @@ export const passkeySignIn = defineOperation({
     const user = await findUserById(ctx.db, passkey.user_id);
     if (!user || user.disabled === 1) throw signInRefused('the account is disabled');
     await store.recordUse(ctx.db, passkey.id, verified.authenticationInfo.newCounter, ctx.clock.now().toISOString());
-    const session = await startSession(ctx.db, ctx.clock, ctx.config, user.id, sessionTokenFrom(cookie, ctx.config));
+    const session = await startSession(ctx, user, 'passkey', sessionTokenFrom(cookie, ctx.config));
     return { item: toUser(user), session };
   },
 });

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Clock } from '../core/clock.ts';
-import { userPrincipal, type UserPrincipal } from '../core/context.ts';
+import { userPrincipal, type Context, type UserPrincipal } from '../core/context.ts';
 import { unauthorized } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { scopesForRole } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
+import { inTransaction } from '../db/dialect.ts';
+import { emitEvent } from '../plugins/events.ts';
 import type { CredentialResolver } from '../http/credentials.ts';
 import { hashSecret } from './secrets.ts';
 
@@ -49,18 +51,29 @@ export function sessionTokenFrom(cookieHeader: string | undefined, config: Pick<
 }
 
 /**
- * Starts a session for a user who just proved who they are. A session the browser already had is
- * ended: signing in always gives a new token (no session fixation), and never leaves the old one alive.
+ * Starts a session for a user who just proved who they are (`method` says how). A session the
+ * browser already had is ended: signing in always gives a new token (no session fixation), and never
+ * leaves the old one alive. The plugins hear of it (`user:afterSignIn`) in the same transaction.
  */
-export async function startSession(db: Db, clock: Clock, config: Pick<Config, 'sessionMaxAgeMs'>, userId: string, previousToken?: string): Promise<IssuedSession> {
+export async function startSession(
+  ctx: Pick<Context, 'db' | 'clock' | 'config' | 'log' | 'plugins'>,
+  user: { id: string; email: string; name: string },
+  method: 'passkey' | 'magicLink' | 'invitation' | 'setup',
+  previousToken?: string,
+): Promise<IssuedSession> {
   const token = randomBytes(32).toString('base64url');
-  const now = clock.now();
-  const expiresAt = new Date(now.getTime() + config.sessionMaxAgeMs).toISOString();
-  if (previousToken !== undefined) await db.kysely.deleteFrom('sessions').where('token_hash', '=', hashSecret(previousToken)).execute();
-  await db.kysely
-    .insertInto('sessions')
-    .values({ id: newId(), token_hash: hashSecret(token), user_id: userId, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
-    .execute();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + ctx.config.sessionMaxAgeMs).toISOString();
+  const sessionId = newId();
+  await inTransaction(ctx.db, async (tx) => {
+    if (previousToken !== undefined) await tx.kysely.deleteFrom('sessions').where('token_hash', '=', hashSecret(previousToken)).execute();
+    await tx.kysely
+      .insertInto('sessions')
+      .values({ id: sessionId, token_hash: hashSecret(token), user_id: user.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
+      .execute();
+    const actor = { kind: 'user' as const, userId: user.id, email: user.email, credential: { type: 'session', id: sessionId } };
+    await emitEvent(ctx, tx, 'user:afterSignIn', { user: { id: user.id, email: user.email, name: user.name }, method, sessionId, actor });
+  });
   return { token, expiresAt };
 }
 

@@ -80,7 +80,7 @@ export const createFirstAdmin = defineOperation({
         throw new AppError('CONFLICT', `A user with email ${input.email} already exists`, { issues: [{ path: 'email', message: 'already in use' }] });
       }
     });
-    const session = await startSession(ctx.db, ctx.clock, ctx.config, row.id, sessionTokenFrom(input.cookie, ctx.config));
+    const session = await startSession(ctx, row, 'setup', sessionTokenFrom(input.cookie, ctx.config));
     return { item: toUser(row), session };
   },
 });

@@ -5,6 +5,7 @@ import { systemPrincipal, type Context } from '../core/context.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
+import { loadPlugins } from '../plugins/loader.ts';
 
 /**
  * Runs one CLI command against the configured database (the same one the server uses, while it runs),
@@ -14,11 +15,13 @@ export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context,
   // Logs go to stderr so that stdout carries only the command's answer (a token, for scripts).
   const config = loadConfig(process.env, flags, process.stderr.isTTY === true);
   const log = await createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, format: config.logFormat, fd: 2 });
+  // The CLI's changes fire the same hooks as the server's (the audit log records them); it runs no background work.
+  const plugins = await loadPlugins(config.plugins, { hookTimeoutMs: config.pluginHookTimeoutMs });
   const db = await openDatabase(config.database);
   const storage = await openStorage(config.media.storage);
   try {
     await migrateToLatest(db);
-    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [], storage, baseUrl: configuredBaseUrl(config) }, config);
+    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [], storage, baseUrl: configuredBaseUrl(config), plugins }, config);
   } finally {
     await db.close();
     await storage.close();

@@ -6,6 +6,7 @@ import { AppError, validationError } from '../core/errors.ts';
 import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { contentEditorRead, contentListRead, contentRead, contentWrite } from './access.ts';
 import { toPage, type Page } from '../core/pagination.ts';
+import { dataBeforeSave } from '../plugins/events.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
 import { lockCollection, requireCollection } from '../schema/operations.ts';
@@ -113,7 +114,9 @@ export const getEntry = defineOperation({
 export const createEntry = defineOperation({
   name: 'content.create',
   access: contentWrite,
-  async run(ctx, input: { collection: string } & z.output<typeof CreateEntryBody>): Promise<EntryItem> {
+  async run(ctx, given: { collection: string } & z.output<typeof CreateEntryBody>): Promise<EntryItem> {
+    // Plugins see the data before it is checked, so what they change is checked like the caller's own.
+    const input = { ...given, data: await dataBeforeSave(ctx, { operation: 'create', collection: given.collection, data: given.data }) };
     const settings = await readSettings(ctx.db);
     const locale = input.locale ?? settings.defaultLocale;
     return mapUniqueViolation(
@@ -163,7 +166,9 @@ async function requireTranslationSource(db: Db, collection: LoadedCollection, re
 export const updateEntry = defineOperation({
   name: 'content.update',
   access: contentWrite,
-  async run(ctx, input: EntryRef & z.output<typeof UpdateEntryBody>): Promise<EntryItem> {
+  async run(ctx, given: EntryRef & z.output<typeof UpdateEntryBody>): Promise<EntryItem> {
+    const data = await dataBeforeSave(ctx, { operation: 'update', collection: given.collection, entryId: given.id, data: given.data ?? {} });
+    const input = { ...given, data };
     return mapUniqueViolation(await requireCollection(ctx.db, input.collection), () =>
       inTransaction(ctx.db, async (db) => {
         const collection = await lockCollection(db, input.collection, 'share');

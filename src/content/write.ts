@@ -5,6 +5,7 @@ import { newId } from '../core/ids.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import type { Transaction } from '../db/dialect.ts';
 import { deleteEntryRevisions, insertRevision } from '../revisions/store.ts';
+import { emitEntryChange } from '../plugins/events.ts';
 import { indexEntryChange } from '../search/indexer.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { EntryChange, EntryChangeListener, EntryUpdateKind } from './changes.ts';
@@ -17,7 +18,8 @@ import * as store from './store.ts';
  * The one way an entry changes. Every write of an entry row goes through `writeEntry`, in the
  * caller's transaction: it writes the row, keeps what belongs to the row in step (its schedule and
  * revisions), then hands a typed change event to the built-in listeners (the search index) and to
- * those registered at start (`ctx.entryListeners`). A listener that throws rolls the whole write back.
+ * those registered at start (`ctx.entryListeners`), then to the plugins' hooks (plugins/events.ts). A
+ * listener that throws rolls the whole write back.
  *
  * Revisions are written here rather than by a listener: they are the entry's own history (deleted
  * with it), every process that writes entries (server, scheduler, CLI, importer) must keep them
@@ -78,6 +80,7 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
   }
   for (const listener of builtInListeners) await listener(change, tx);
   for (const listener of ctx.entryListeners) await listener(change, tx);
+  await emitEntryChange(ctx, change, tx);
   return entry;
 }
 

@@ -6,6 +6,7 @@ import type { MediaStorage } from '../media/storage/types.ts';
 import type { Clock } from './clock.ts';
 import type { Scope } from './roles.ts';
 import type { Mailer } from '../auth/mail.ts';
+import type { PluginHost } from '../plugins/host.ts';
 
 /** Who is acting: a signed-in user (through a token or session), or the operator at the CLI. */
 export type Principal = UserPrincipal | SystemPrincipal;
@@ -54,4 +55,6 @@ export interface Context {
   clientAddress?: string;
   /** How mail goes out (auth/mail.ts); absent outside the server, where one is made from the config. */
   mailer?: Mailer;
+  /** The plugins this process loaded (plugins/host.ts), whose hooks the operations call; absent: none. */
+  plugins?: PluginHost;
 }

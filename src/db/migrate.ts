@@ -12,6 +12,7 @@ import * as siteStructure from './migrations/0007_site_structure.ts';
 import { searchTables } from './migrations/0008_search.ts';
 import * as signIn from './migrations/0009_sign_in.ts';
 import * as oauth from './migrations/0010_oauth.ts';
+import * as plugins from './migrations/0011_plugins.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -27,6 +28,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0008_search': searchTables(dialect),
     '0009_sign_in': signIn,
     '0010_oauth': oauth,
+    '0011_plugins': plugins,
   };
 }
 

@@ -341,6 +341,11 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_device_codes: OAuthDeviceCodesTable;
   oauth_tokens: OAuthTokensTable;
+  plugin_states: PluginStatesTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  audit_events: AuditEventsTable;
 }
 
 export interface OAuthClientsTable {
@@ -433,4 +438,66 @@ export interface SearchTitleKeysTable {
   title_key: string;
   entry_id: string;
   variant: string;
+}
+
+/** Plugins (migration 0011, decisions/0023). */
+export interface PluginStatesTable {
+  plugin_id: string;
+  enabled: number;
+  settings: string | null;
+  updated_at: string;
+}
+
+export interface WebhookSubscriptionsTable {
+  id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  subscription_id: string;
+  message_id: string;
+  event_type: string;
+  ordering_key: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  window_started_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  at: string;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  credential_type: string | null;
+  credential_id: string | null;
+  details: string;
 }

@@ -7,6 +7,8 @@ import { newId } from '../core/ids.ts';
 import { defineOperation } from '../core/operation.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import { inTransaction } from '../db/dialect.ts';
+import { actorOf, emitEvent, mediaSnapshot } from '../plugins/events.ts';
+import { insertUploaded } from './upload-event.ts';
 import { mediaRead, mediaWrite } from './access.ts';
 import { describeStoredFile, type StoredFile } from './ingest.ts';
 import { isAllowedType, typeNotAllowed } from './inspect.ts';
@@ -68,6 +70,7 @@ export const deleteMedia = defineOperation({
       if (!row) throw notFound(`Media ${input.id}`);
       const derived = await store.listDerivativeKeys(db, row.id);
       await store.deleteMedia(db, row.id, row.storage_key);
+      await emitEvent(ctx, db, 'media:afterDelete', { item: mediaSnapshot(row), actor: actorOf(ctx.principal) });
       return [row.storage_key, ...derived];
     });
     // After the commit: a failed delete must not leave a record whose file is gone.
@@ -111,7 +114,7 @@ export const registerMedia = defineOperation({
       created_at: now,
       updated_at: now,
     };
-    if (!(await store.insertMedia(ctx.db, row))) throw keyTaken(input.storageKey);
+    if (!(await insertUploaded(ctx, row))) throw keyTaken(input.storageKey);
     return { item: toMediaItem(ctx, row) };
   },
 });

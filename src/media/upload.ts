@@ -7,6 +7,7 @@ import { newId } from '../core/ids.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import { parseInput } from '../core/validate.ts';
 import { inTransaction } from '../db/dialect.ts';
+import { insertUploaded } from './upload-event.ts';
 import type { BytesBody, MultipartBody } from '../http/body.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { mediaWrite } from './access.ts';
@@ -83,7 +84,7 @@ async function recordUpload(ctx: AuthorizedContext, file: StoredFile, filename: 
     updated_at: now,
   };
   // Keys Folio makes are random: a clash is a bug, not a client's mistake.
-  if (!(await store.insertMedia(ctx.db, row))) throw new Error(`storage key ${file.key} is taken`);
+  if (!(await insertUploaded(ctx, row))) throw new Error(`storage key ${file.key} is taken`);
   return { item: toMediaItem(ctx, row), created: true };
 }
 

@@ -14,6 +14,7 @@ import type { MediaStorage } from '../../src/media/storage/types.ts';
 import type { CredentialResolver } from '../../src/http/credentials.ts';
 import type { Mailer } from '../../src/auth/mail.ts';
 import type { Route } from '../../src/http/route.ts';
+import type { PluginHost } from '../../src/plugins/host.ts';
 import type { User } from '../../src/users/schemas.ts';
 import { createUser } from '../../src/users/operations.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -61,6 +62,8 @@ export interface TestApp {
   /** Creates a user with a role and a token with the given scopes for them. */
   userWithToken(role: number, scopes: Scope[], email?: string): Promise<{ user: User; token: string }>;
   systemContext(): Context;
+  /** The plugins it serves and calls (TestAppOptions.plugins). */
+  plugins: PluginHost | undefined;
   /** The SQL statements sent to the database while `work` runs. */
   statementsDuring(work: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
@@ -76,6 +79,8 @@ export interface TestAppOptions {
   entryListeners?: EntryChangeListener[];
   /** How sign-in mails go out; default the app's own (SMTP from the config, or the log). */
   mailer?: Mailer;
+  /** The plugins to serve and call (plugins/loader.ts); default none. */
+  plugins?: PluginHost;
   /** A fresh installation: no user at all (`admin` and `adminToken` are then placeholders that work nowhere). */
   withoutAdmin?: boolean;
 }
@@ -96,8 +101,8 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
   }
   const clock = new TestClock(Date.now());
   const log = pino({ level: 'silent' });
-  const app = createApp({ config, db, log, storage, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners, mailer: options.mailer });
-  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners, storage, baseUrl: configuredBaseUrl(config) });
+  const app = createApp({ config, db, log, storage, clock, routes: [...apiRoutes, ...(options.routes ?? [])], credentials: options.credentials, entryListeners, mailer: options.mailer, plugins: options.plugins });
+  const systemContext = (): Context => ({ db, clock, config, log, principal: systemPrincipal, entryListeners, storage, baseUrl: configuredBaseUrl(config), plugins: options.plugins });
 
   const userWithToken = async (role: number, scopes: Scope[], email = `user${++emailCounter}-${Date.now()}@example.com`) => {
     const { item: user } = await runOperation(createUser, systemContext(), () => ({ email, name: `User ${emailCounter}`, role: role as Role }));
@@ -118,6 +123,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     adminToken,
     userWithToken,
     systemContext,
+    plugins: options.plugins,
     async statementsDuring(work) {
       recording = [];
       try {

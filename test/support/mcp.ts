@@ -18,7 +18,7 @@ export interface McpSocket {
 
 /** The test app's database behind a real socket, so the SDK's own HTTP client can talk to it. */
 export async function serveMcp(testApp: TestApp): Promise<McpSocket> {
-  const app = createApp({ config: testApp.config, db: testApp.db, storage: testApp.storage, log: pino({ level: 'silent' }), clock: testApp.clock });
+  const app = createApp({ config: testApp.config, db: testApp.db, storage: testApp.storage, log: pino({ level: 'silent' }), clock: testApp.clock, plugins: testApp.plugins });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(listening));
     listening.once('error', reject);

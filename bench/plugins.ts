@@ -1,0 +1,136 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config.ts';
+import { newId } from '../src/core/ids.ts';
+import { openDatabase } from '../src/db/connection.ts';
+
+/**
+ * Issue 14's figures. The cost of the plugin system on the hot path: `GET` an entry and `POST` a
+ * create with both shipped plugins enabled (a webhook subscribed to every event, so each create
+ * writes an outbox row and an audit row) against both disabled, in the same run. Then webhook
+ * deliveries per second to a loopback receiver: a batch of deliveries put in the outbox at once, timed
+ * from the first to the last the receiver gets.
+ */
+export interface PluginFigures {
+  get: { enabled: number; disabled: number };
+  create: { enabled: number; disabled: number };
+  deliveries: { count: number; seconds: number; perSecond: number };
+}
+
+type Measure = (path: string, scenario: { method?: 'GET' | 'POST'; body?: (n: number) => unknown }) => Promise<{ requestsPerSecond: number }>;
+
+export interface PluginBenchOptions {
+  databaseUrl: string;
+  folioUrl: string;
+  token: string;
+  entryPath: string;
+  createPath: string;
+  createBody: (n: number) => unknown;
+  measure: Measure;
+}
+
+const batch = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 2000);
+
+export async function measurePlugins(options: PluginBenchOptions): Promise<PluginFigures> {
+  const receiver = await startReceiver();
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${options.folioUrl}/_cms/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${options.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { data: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- the bench reads a field or two
+  };
+  try {
+    const { data } = await call('POST', '/plugins/webhooks/subscriptions', { url: receiver.url, events: ['*'] });
+    const subscriptionId = data.item.id as string;
+    // Each round creates entries of titles of its own, so no round pays for numbering taken slugs.
+    const round = async (offset: number) => ({
+      get: (await options.measure(options.entryPath, {})).requestsPerSecond,
+      create: (await options.measure(options.createPath, { method: 'POST', body: (n) => options.createBody(offset + n) })).requestsPerSecond,
+    });
+    const enabled = await round(10_000_000);
+    for (const id of ['webhooks', 'audit-log']) await call('POST', `/plugins/${id}/disable`);
+    const disabled = await round(20_000_000);
+    for (const id of ['webhooks', 'audit-log']) await call('POST', `/plugins/${id}/enable`);
+    const deliveries = await measureDeliveries(options.databaseUrl, subscriptionId, receiver);
+    return { get: { enabled: enabled.get, disabled: disabled.get }, create: { enabled: enabled.create, disabled: disabled.create }, deliveries };
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Waits for what the creates queued to be sent, then queues `batch` deliveries at once and times them. */
+async function measureDeliveries(databaseUrl: string, subscriptionId: string, receiver: Receiver): Promise<PluginFigures['deliveries']> {
+  const db = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }).database);
+  try {
+    const unfinished = () => db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('count')).where('state', 'in', ['pending', 'sending']).executeTakeFirstOrThrow();
+    while ((await unfinished()).count > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    receiver.times.length = 0;
+    const now = new Date().toISOString();
+    const payload = JSON.stringify({ type: 'content.saved', timestamp: now, data: { bench: true } });
+    const rows = Array.from({ length: batch }, (_, index) => ({
+      id: newId(),
+      subscription_id: subscriptionId,
+      message_id: `msg_${newId()}`,
+      event_type: 'content.saved',
+      ordering_key: `bench:${index}`,
+      payload,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      window_started_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_status: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let start = 0; start < rows.length; start += 500) await db.kysely.insertInto('webhook_deliveries').values(rows.slice(start, start + 500)).execute();
+    const deadline = Date.now() + 300_000;
+    while (receiver.times.length < batch && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const seconds = (receiver.times[receiver.times.length - 1]! - receiver.times[0]!) / 1000;
+    return { count: receiver.times.length, seconds, perSecond: (receiver.times.length - 1) / seconds };
+  } finally {
+    await db.close();
+  }
+}
+
+interface Receiver {
+  url: string;
+  /** When each delivery arrived (ms). */
+  times: number[];
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const times: number[] = [];
+  const server = http.createServer((request, response) => {
+    request.resume().on('end', () => {
+      times.push(performance.now());
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    times,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+export function printPlugins(figures: PluginFigures): void {
+  const line = (name: string, { enabled, disabled }: { enabled: number; disabled: number }) =>
+    `${name.padEnd(12)} enabled ${enabled.toFixed(0).padStart(6)} req/s, disabled ${disabled.toFixed(0).padStart(6)} req/s: ${((1 - enabled / disabled) * 100).toFixed(1)}% lower (target at most 10%)`;
+  console.log('\nPlugins (webhooks with one subscription to every event, audit-log), on against off:');
+  console.log(line('GET entry', figures.get));
+  console.log(line('POST create', figures.create));
+  const { count, seconds, perSecond } = figures.deliveries;
+  console.log(`Webhook deliveries to a loopback receiver: ${count} in ${seconds.toFixed(2)} s, ${perSecond.toFixed(0)} per second (one process)`);
+}

@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import type { Context } from '../core/context.ts';
+import { AppError, notFound } from '../core/errors.ts';
+import type { Db } from '../db/connection.ts';
+import type { Transaction } from '../db/dialect.ts';
+import type { Route } from '../http/route.ts';
+import { readPluginStates } from './store.ts';
+import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, PluginDefinition } from './types.ts';
+
+/** A plugin as loaded: its definition, and the specifier configuration named it by. */
+export interface LoadedPlugin {
+  definition: PluginDefinition<unknown>;
+  source: string;
+}
+
+/** A plugin's state as the operations use it: switched on or off, its settings parsed. */
+export interface PluginState {
+  enabled: boolean;
+  settings: unknown;
+}
+
+/** What a hook runs with besides its event: the caller's log and clock. */
+export type HookRuntime = Pick<Context, 'log' | 'clock'>;
+
+/**
+ * The plugins of one process and the one place hooks are called from. Whether a plugin is on, and
+ * its settings, are read from the database when they are needed (cached while nothing changed), so
+ * a switch made by any process takes effect everywhere at the next request.
+ */
+export class PluginHost {
+  readonly plugins: readonly LoadedPlugin[];
+  private readonly hookTimeoutMs: number;
+  private readonly byId: Map<string, LoadedPlugin>;
+
+  constructor(plugins: readonly LoadedPlugin[], options: { hookTimeoutMs: number }) {
+    this.plugins = plugins;
+    this.hookTimeoutMs = options.hookTimeoutMs;
+    this.byId = new Map(plugins.map((plugin) => [plugin.definition.id, plugin]));
+  }
+
+  find(id: string): LoadedPlugin | undefined {
+    return this.byId.get(id);
+  }
+
+  require(id: string): LoadedPlugin {
+    const plugin = this.find(id);
+    if (!plugin) throw notFound(`Plugin ${id}`);
+    return plugin;
+  }
+
+  async stateOf(db: Db, plugin: LoadedPlugin, log?: Logger): Promise<PluginState> {
+    const stored = (await readPluginStates(db)).get(plugin.definition.id);
+    return { enabled: stored?.enabled ?? plugin.definition.enabledByDefault ?? true, settings: settingsOf(plugin, stored?.settings ?? null, log) };
+  }
+
+  /** Folio's routes for the plugins' own: under `/plugins/:id`, answering 404 while the plugin is off. */
+  routes(): Route[] {
+    return this.plugins.flatMap((plugin) =>
+      (plugin.definition.routes ?? []).map((route) => ({
+        ...route,
+        path: `/plugins/${plugin.definition.id}${route.path}`,
+        invoke: async (ctx: Context, readParts: Parameters<Route['invoke']>[1]) => {
+          if (!(await this.stateOf(ctx.db, plugin)).enabled) throw notFound(`Plugin ${plugin.definition.id} is disabled; endpoint`);
+          return route.invoke(ctx, readParts);
+        },
+      })),
+    );
+  }
+
+  /**
+   * Runs the enabled plugins' `content:beforeSave` hooks in order, each given the data the previous
+   * one returned. A hook that refuses (a VALIDATION_ERROR) refuses the save; one that fails otherwise
+   * or outlasts the time limit is logged and skipped, and the save goes on.
+   */
+  async beforeSave(ctx: HookRuntime & { db: Db }, event: HookEvents['content:beforeSave']): Promise<Record<string, unknown>> {
+    let data = event.data;
+    for (const { plugin, settings } of await this.listening(ctx.db, 'content:beforeSave', ctx.log)) {
+      const hook = plugin.definition.hooks!['content:beforeSave']!;
+      try {
+        const result = await withTimeLimit(Promise.resolve(hook({ ...event, data }, this.hookContext(ctx, plugin, settings))), this.hookTimeoutMs);
+        if (result && typeof result === 'object' && isRecord(result.data)) data = result.data;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'VALIDATION_ERROR') throw error;
+        ctx.log.error({ err: error, plugin: plugin.definition.id, hook: 'content:beforeSave' }, 'plugin hook failed; the save goes on without it');
+      }
+    }
+    return data;
+  }
+
+  /**
+   * Tells the enabled plugins of an event: transactional hooks now, in `tx` (a throw rolls the change
+   * back); the others once `tx` has committed, their failures logged and never the caller's.
+   */
+  async emit<E extends AfterHookName>(ctx: HookRuntime, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
+    const listening = await this.listening(tx, name, ctx.log);
+    for (const { plugin, settings } of listening) {
+      const hook = plugin.definition.transactionalHooks?.[name];
+      if (hook) await hook(event, { ...this.hookContext(ctx, plugin, settings), db: tx });
+    }
+    const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
+    if (after.length === 0) return;
+    tx.afterCommit(() => {
+      for (const { plugin, settings } of after) {
+        const hook = plugin.definition.hooks![name] as (event: HookEvents[E], ctx: HookContext<unknown>) => void | Promise<void>;
+        void Promise.resolve()
+          .then(() => hook(event, this.hookContext(ctx, plugin, settings)))
+          .catch((error: unknown) => ctx.log.error({ err: error, plugin: plugin.definition.id, hook: name }, 'plugin hook failed'));
+      }
+    });
+  }
+
+  /** Starts every plugin's background work in this process (the CLI starts none). */
+  startBackground(ctx: BackgroundContext): BackgroundService {
+    const services = this.plugins.flatMap((plugin) => (plugin.definition.background ? [plugin.definition.background(ctx)] : []));
+    return { stop: async () => void (await Promise.all(services.map((service) => service.stop()))) };
+  }
+
+  /** The enabled plugins with a hook for `name`, with their settings; no query when no plugin has one. */
+  private async listening(db: Db, name: HookName, log: Logger): Promise<{ plugin: LoadedPlugin; settings: unknown }[]> {
+    const candidates = this.plugins.filter((plugin) => plugin.definition.hooks?.[name] || (name !== 'content:beforeSave' && plugin.definition.transactionalHooks?.[name]));
+    if (candidates.length === 0) return [];
+    const listening = [];
+    for (const plugin of candidates) {
+      const state = await this.stateOf(db, plugin, log);
+      if (state.enabled) listening.push({ plugin, settings: state.settings });
+    }
+    return listening;
+  }
+
+  private hookContext(ctx: HookRuntime, plugin: LoadedPlugin, settings: unknown): HookContext<unknown> {
+    return { pluginId: plugin.definition.id, settings, log: ctx.log.child({ plugin: plugin.definition.id }), clock: ctx.clock };
+  }
+}
+
+/** The stored settings through the plugin's schema; what no longer fits it (an upgraded plugin) gives way to the defaults. */
+function settingsOf(plugin: LoadedPlugin, stored: string | null, log?: Logger): unknown {
+  const schema = plugin.definition.settings;
+  if (!schema) return {};
+  const parsed = schema.safeParse(stored === null ? {} : JSON.parse(stored));
+  if (parsed.success) return parsed.data;
+  log?.warn({ plugin: plugin.definition.id, issues: parsed.error.issues }, 'stored plugin settings no longer fit its schema; using the defaults');
+  return schema.parse({});
+}
+
+class HookTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The hook did not finish within ${ms} ms`);
+    this.name = 'HookTimeoutError';
+  }
+}
+
+function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HookTimeoutError(ms)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

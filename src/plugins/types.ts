@@ -1,0 +1,132 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Clock } from '../core/clock.ts';
+import type { Context } from '../core/context.ts';
+import type { Transaction } from '../db/dialect.ts';
+import type { Route } from '../http/route.ts';
+
+/**
+ * What a plugin is (decisions/0023): a module that says who it is, what settings it takes, which
+ * hooks it listens to and which routes it adds. `definePlugin` checks nothing; the loader does.
+ */
+export const hookNames = [
+  'content:beforeSave',
+  'content:afterSave',
+  'content:afterPublish',
+  'content:afterUnpublish',
+  'content:afterDelete',
+  'media:afterUpload',
+  'media:afterDelete',
+  'user:afterSignIn',
+] as const;
+export type HookName = (typeof hookNames)[number];
+export type AfterHookName = Exclude<HookName, 'content:beforeSave'>;
+
+/** Who caused an event: a user (with the credential that proved it), or the system (CLI, scheduler). */
+export type Actor =
+  | { kind: 'user'; userId: string; email: string; credential: { type: string; id: string } }
+  | { kind: 'system' };
+
+/** An entry as hooks and webhooks see it: its working values, as an editor reads them. */
+export interface EntrySnapshot {
+  collection: string;
+  id: string;
+  slug: string;
+  locale: string;
+  status: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+}
+
+export interface MediaSnapshot {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+}
+
+export interface HookEvents {
+  /** Before a create or an update is validated: return `{ data }` to change it, throw `refuseSave` to refuse it. */
+  'content:beforeSave': { operation: 'create' | 'update'; collection: string; entryId?: string; data: Record<string, unknown>; actor: Actor };
+  'content:afterSave': { entry: EntrySnapshot; created: boolean; actor: Actor };
+  'content:afterPublish': { entry: EntrySnapshot; actor: Actor };
+  'content:afterUnpublish': { entry: EntrySnapshot; actor: Actor };
+  /** `permanent`: deleted for good; otherwise moved to the trash. */
+  'content:afterDelete': { entry: EntrySnapshot; permanent: boolean; actor: Actor };
+  'media:afterUpload': { item: MediaSnapshot; actor: Actor };
+  'media:afterDelete': { item: MediaSnapshot; actor: Actor };
+  'user:afterSignIn': { user: { id: string; email: string; name: string }; method: string; sessionId: string; actor: Actor };
+}
+
+/** What every hook is given besides its event. */
+export interface HookContext<Settings> {
+  pluginId: string;
+  settings: Settings;
+  log: Logger;
+  clock: Clock;
+}
+
+/** A transactional hook also gets the writer's transaction: what it writes commits or rolls back with the change. */
+export interface TransactionalHookContext<Settings> extends HookContext<Settings> {
+  db: Transaction;
+}
+
+export type BeforeSaveResult = { data: Record<string, unknown> } | undefined | void;
+
+export interface PluginHooks<Settings> {
+  'content:beforeSave'?: (event: HookEvents['content:beforeSave'], ctx: HookContext<Settings>) => BeforeSaveResult | Promise<BeforeSaveResult>;
+  'content:afterSave'?: AfterHook<'content:afterSave', Settings>;
+  'content:afterPublish'?: AfterHook<'content:afterPublish', Settings>;
+  'content:afterUnpublish'?: AfterHook<'content:afterUnpublish', Settings>;
+  'content:afterDelete'?: AfterHook<'content:afterDelete', Settings>;
+  'media:afterUpload'?: AfterHook<'media:afterUpload', Settings>;
+  'media:afterDelete'?: AfterHook<'media:afterDelete', Settings>;
+  'user:afterSignIn'?: AfterHook<'user:afterSignIn', Settings>;
+}
+
+export type AfterHook<E extends AfterHookName, Settings> = (event: HookEvents[E], ctx: HookContext<Settings>) => void | Promise<void>;
+export type TransactionalHook<E extends AfterHookName, Settings> = (event: HookEvents[E], ctx: TransactionalHookContext<Settings>) => Promise<void>;
+export type TransactionalHooks<Settings> = { [E in AfterHookName]?: TransactionalHook<E, Settings> };
+
+/** Work a plugin does in every server process while it serves (webhook deliveries, pruning the audit log). */
+export interface BackgroundService {
+  stop(): Promise<void>;
+}
+
+/** What a background service runs with: the process's context, with no caller. */
+export type BackgroundContext = Omit<Context, 'principal'>;
+
+export interface PluginDefinition<Settings = Record<string, never>> {
+  /** Lower-case letters, digits and dashes: the plugin's path segment (`/plugins/:id`). */
+  id: string;
+  name: string;
+  /** A semantic version (`1.2.0`). */
+  version: string;
+  description: string;
+  /** Its settings, each with a default: `{}` must pass (what a plugin runs with until an admin sets any). */
+  settings?: z.ZodType<Settings>;
+  /** Whether it runs before an admin first enables or disables it; true unless it says otherwise. */
+  enabledByDefault?: boolean;
+  /**
+   * After-hooks run once the change has committed; one that throws is logged and the request goes on.
+   * `content:beforeSave` runs before the save, within the configured time limit.
+   */
+  hooks?: PluginHooks<Settings>;
+  /**
+   * Hooks run inside the writer's transaction, for durable records of the change (an outbox, an audit
+   * row): nothing is recorded for a change that rolls back, and a throw here rolls the change back.
+   */
+  transactionalHooks?: TransactionalHooks<Settings>;
+  /** Routes under `/_cms/api/plugins/:id`, declared with `defineRoute` like Folio's own (paths relative to that). */
+  routes?: readonly Route[];
+  /** Started once per server process (not by the CLI); stopped when the server stops. */
+  background?: (ctx: BackgroundContext) => BackgroundService;
+}
+
+/** Types a plugin's definition; the loader checks it when the server starts. */
+export function definePlugin<Settings = Record<string, never>>(plugin: PluginDefinition<Settings>): PluginDefinition<Settings> {
+  return plugin;
+}

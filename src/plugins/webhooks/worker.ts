@@ -1,0 +1,94 @@
+import { performance } from 'node:perf_hooks';
+import { newId } from '../../core/ids.ts';
+import type { BackgroundContext } from '../types.ts';
+import { sendWebhook } from './sender.ts';
+import { signatureHeaders } from './signing.ts';
+import { claimDeliveries, settleAttempt, type ClaimedDelivery } from './store.ts';
+
+/** Retries stop once the next would start more than this after the event (or a manual redelivery). */
+export const retryWindowMs = 24 * 3_600_000;
+const firstRetryMs = 30_000;
+const longestWaitMs = 6 * 3_600_000;
+
+/** The wait after failed attempt `attempt`: doubling from 30 s, at most 6 hours (about 13 attempts in a day). */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(firstRetryMs * 2 ** (attempt - 1), longestWaitMs);
+}
+
+export interface DeliveryWorker {
+  /** Sends every delivery that is due now, until none is left; resolves with how many attempts were made. */
+  runDue(): Promise<number>;
+  /** Polls every `intervalMs` (never two passes at once). */
+  start(): void;
+  /** Stops polling and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sends webhook deliveries from the shared outbox. Any number of processes run one: a claim is a
+ * lease on the row (long enough for one attempt, which the timeout bounds), so each delivery is sent
+ * by one process at a time, and a process that dies mid-attempt leaves it to be claimed again.
+ */
+export function createDeliveryWorker(ctx: BackgroundContext, options: { concurrency?: number; intervalMs?: number } = {}): DeliveryWorker {
+  const { clock, log, config } = ctx;
+  const concurrency = options.concurrency ?? 8;
+  const intervalMs = options.intervalMs ?? 1000;
+  const leaseMs = config.webhooks.timeoutMs + 30_000;
+  const owner = `${process.pid}-${newId()}`;
+  let pass: Promise<number> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function attempt(claimed: ClaimedDelivery): Promise<void> {
+    const { delivery, subscription } = claimed;
+    const startedAt = clock.now();
+    const started = performance.now();
+    const headers = signatureHeaders(subscription.secret, delivery.message_id, startedAt, delivery.payload);
+    const result = await sendWebhook(subscription.url, headers, delivery.payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivateAddresses });
+    const durationMs = Math.round(performance.now() - started);
+    const now = clock.now();
+    const retryAt = new Date(now.getTime() + retryDelayMs(claimed.attempt));
+    const state = result.error === undefined ? 'succeeded' : retryAt.getTime() - Date.parse(delivery.window_started_at) > retryWindowMs ? 'failed' : 'pending';
+    const settled = await settleAttempt(
+      ctx.db,
+      claimed,
+      { id: newId(), delivery_id: delivery.id, attempt: claimed.attempt, started_at: startedAt.toISOString(), duration_ms: durationMs, status_code: result.status ?? null, error: result.error ?? null },
+      { state, retryAt: state === 'pending' ? retryAt.toISOString() : undefined, status: result.status ?? null, error: result.error ?? null, now: now.toISOString() },
+    );
+    const fields = { deliveryId: delivery.id, subscriptionId: subscription.id, attempt: claimed.attempt, status: result.status, durationMs };
+    if (!settled) log.warn(fields, 'webhook attempt finished after its claim ran out; another process may send it again');
+    else if (state === 'failed') log.error({ ...fields, error: result.error }, 'webhook delivery failed for good');
+    else if (state === 'pending') log.warn({ ...fields, error: result.error, retryAt }, 'webhook attempt failed; it will be retried');
+  }
+
+  async function claimAndSend(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const now = clock.now();
+      const claimed = await claimDeliveries(ctx.db, { owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString(), limit: concurrency });
+      await Promise.all(claimed.map(attempt));
+      sent += claimed.length;
+      if (claimed.length === 0) return sent;
+    }
+  }
+
+  function runPass(): Promise<number> {
+    pass ??= claimAndSend().finally(() => {
+      pass = undefined;
+    });
+    return pass;
+  }
+
+  return {
+    runDue: runPass,
+    start() {
+      const tick = () => void runPass().catch((error: unknown) => log.error({ err: error }, 'sending webhooks failed'));
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+      tick();
+    },
+    async stop() {
+      clearInterval(timer);
+      await pass?.catch(() => undefined);
+    },
+  };
+}

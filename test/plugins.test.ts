@@ -1,0 +1,202 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { access, defineOperation, defineRoute, definePlugin, refuseSave } from '../src/plugins/api.ts';
+import { loadPlugins } from '../src/plugins/loader.ts';
+import { createCollection, expectCreated } from './support/content.ts';
+import { expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
+import { serveMcp } from './support/mcp.ts';
+import { createPluginTestApp, hookTimeoutMs, secondInstance } from './support/plugins.ts';
+import { until } from './support/poll.ts';
+import { repoRoot, runCli } from './support/process.ts';
+
+const api = '/_cms/api';
+const calls: string[] = [];
+
+/** A plugin of the test's own: it rewrites, refuses, fails or hangs on a title, and records its after-hooks. */
+const titleGuard = definePlugin({
+  id: 'title-guard',
+  name: 'Title guard',
+  version: '1.2.3',
+  description: 'Checks titles',
+  hooks: {
+    'content:beforeSave': (event) => {
+      const title = event.data.title;
+      if (title === 'refuse') throw refuseSave([{ path: 'data.title', message: 'Refused by the title guard' }]);
+      if (title === 'throw') throw new Error('a bug in the hook');
+      if (title === 'hang') return new Promise<never>(() => undefined);
+      if (typeof title === 'string') return { data: { ...event.data, title: `${title.trim()} (checked)` } };
+      return undefined;
+    },
+    'content:afterSave': (event) => {
+      calls.push(`saved:${String(event.entry.data.title)}:${event.actor.kind}`);
+      if (event.entry.data.title === 'after-throw (checked)') throw new Error('after-hook failure');
+    },
+    'content:afterPublish': (event) => void calls.push(`published:${String(event.entry.data.title)}`),
+    'content:afterDelete': (event) => void calls.push(`deleted:${String(event.entry.data.title)}:${event.permanent}`),
+  },
+  routes: [
+    defineRoute({
+      method: 'get',
+      path: '/ping',
+      tag: 'Title guard',
+      summary: 'Answers pong',
+      operation: defineOperation({ name: 'titleGuard.ping', access: access.scope('admin'), run: async () => ({ pong: true }) }),
+      response: z.object({ pong: z.boolean() }),
+    }),
+  ],
+});
+
+describe('plugins', () => {
+  let t: TestApp;
+  let editor: string;
+  beforeAll(async () => {
+    t = await createPluginTestApp({}, [titleGuard]);
+    editor = (await t.userWithToken(40, ['content:read', 'content:write'])).token;
+    await createCollection(t, 'posts', [{ slug: 'title', type: 'string' }]);
+  });
+  afterAll(() => t.close());
+
+  const create = (title: string, token = t.adminToken) => t.request('POST', `${api}/content/posts`, { token, body: { data: { title } } });
+
+  it('lists the loaded plugins with their state, hooks and routes', async () => {
+    const { items } = expectSuccess(await t.request('GET', `${api}/plugins`, { token: t.adminToken }));
+    expect(items.map((item: { id: string }) => item.id)).toEqual(['webhooks', 'audit-log', 'title-guard']);
+    const guard = items[2];
+    expect(guard).toEqual({
+      id: 'title-guard',
+      name: 'Title guard',
+      version: '1.2.3',
+      description: 'Checks titles',
+      enabled: true,
+      source: 'test',
+      hooks: ['content:beforeSave', 'content:afterSave', 'content:afterPublish', 'content:afterDelete'],
+      routes: [{ method: 'GET', path: '/plugins/title-guard/ping' }],
+      hasSettings: false,
+    });
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/webhooks`, { token: t.adminToken })).item.routes).toContainEqual({ method: 'POST', path: '/plugins/webhooks/subscriptions' });
+    expectError(await t.request('GET', `${api}/plugins/nope`, { token: t.adminToken }), 404, 'NOT_FOUND');
+    expectError(await t.request('POST', `${api}/plugins/nope/enable`, { token: t.adminToken }), 404, 'NOT_FOUND');
+    expectError(await t.request('GET', `${api}/plugins/nope/settings`, { token: t.adminToken }), 404, 'NOT_FOUND');
+  });
+
+  it('lets content:beforeSave change the data, refuse with a 400, or fail and hang without stopping the save', async () => {
+    expect(expectCreated(await create('  hello ')).item.data.title).toBe('hello (checked)');
+    expect(issuePaths(await create('refuse'))).toEqual(['data.title']);
+    expect(expectCreated(await create('throw')).item.data.title).toBe('throw');
+    const started = Date.now();
+    expect(expectCreated(await create('hang')).item.data.title).toBe('hang');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(hookTimeoutMs - 5);
+    const { item } = expectCreated(await create('first'));
+    expect(expectSuccess(await t.request('PUT', `${api}/content/posts/${item.id}`, { token: t.adminToken, body: { data: { title: 'second ' } } })).item.data.title).toBe('second (checked)');
+  });
+
+  it('calls after-hooks once the change committed; one that throws never fails the request', async () => {
+    calls.length = 0;
+    const { item } = expectCreated(await create('after-throw'));
+    expectSuccess(await t.request('POST', `${api}/content/posts/${item.id}/publish`, { token: t.adminToken }));
+    expectSuccess(await t.request('DELETE', `${api}/content/posts/${item.id}`, { token: t.adminToken }));
+    await until(() => calls.length === 3, 'three after-hooks');
+    expect(calls).toEqual(['saved:after-throw (checked):user', 'published:after-throw (checked)', 'deleted:after-throw (checked):false']);
+  });
+
+  it('fires the same hooks for MCP tools as for REST', async () => {
+    const socket = await serveMcp(t);
+    try {
+      const client = await socket.connect(t.adminToken);
+      const refused = await client.callTool({ name: 'content_create', arguments: { collection: 'posts', data: { title: 'refuse' } } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('Refused by the title guard');
+      const created = await client.callTool({ name: 'content_create', arguments: { collection: 'posts', data: { title: 'by mcp ' } } });
+      expect(JSON.stringify(created.content)).toContain('by mcp (checked)');
+    } finally {
+      await socket.close();
+    }
+  });
+
+  it("serves a plugin's routes with Folio's auth, and documents them in the OpenAPI document", async () => {
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: t.adminToken }))).toEqual({ pong: true });
+    expectError(await t.request('GET', `${api}/plugins/title-guard/ping`), 401, 'UNAUTHORIZED');
+    expectError(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: editor }), 403, 'FORBIDDEN');
+    const document = (await t.request('GET', `${api}/openapi.json`)).body;
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/plugins/title-guard/ping', '/plugins/webhooks/subscriptions', '/plugins/audit-log/events', '/plugins/{pluginId}/settings'].map((path) => `${api}${path}`)));
+  });
+
+  it('switches a plugin off and on for every process without a restart: hooks stop, routes answer 404', async () => {
+    const other = await secondInstance(t);
+    try {
+      expect((await other.request('POST', `${api}/content/posts`, t.adminToken, { data: { title: 'x ' } })).body.data.item.data.title).toBe('x (checked)');
+      const disabled = expectSuccess(await t.request('POST', `${api}/plugins/title-guard/disable`, { token: t.adminToken }));
+      expect(disabled.item.enabled).toBe(false);
+      // The other process sees the switch at its next request.
+      expect((await other.request('POST', `${api}/content/posts`, t.adminToken, { data: { title: 'refuse' } })).status).toBe(201);
+      expect((await other.request('GET', `${api}/plugins/title-guard/ping`, t.adminToken)).status).toBe(404);
+      expect((await other.request('GET', `${api}/plugins/title-guard`, t.adminToken)).body.data.item.enabled).toBe(false);
+      expectError(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: t.adminToken }), 404, 'NOT_FOUND');
+      expect((await other.request('POST', `${api}/plugins/title-guard/enable`, t.adminToken)).body.data.item.enabled).toBe(true);
+      expect(issuePaths(await create('refuse'))).toEqual(['data.title']);
+      expectSuccess(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: t.adminToken }));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads and replaces settings, checked by the plugin schema, naming the setting that fails', async () => {
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/audit-log/settings`, { token: t.adminToken }))).toEqual({ settings: { retentionDays: 90 } });
+    expect(expectSuccess(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, body: { retentionDays: 30 } }))).toEqual({ settings: { retentionDays: 30 } });
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/audit-log/settings`, { token: t.adminToken })).settings.retentionDays).toBe(30);
+    expect(issuePaths(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, body: { retentionDays: 0 } }))).toEqual(['retentionDays']);
+    expect(issuePaths(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, body: { retentionDays: 'long' } }))).toEqual(['retentionDays']);
+    expect(issuePaths(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, body: { keepForever: true } }))).toEqual(['keepForever']);
+    expect(issuePaths(await t.request('PUT', `${api}/plugins/title-guard/settings`, { token: t.adminToken, body: { anything: 1 } }))).toEqual(['anything']);
+    expect(issuePaths(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, rawBody: '[1]', headers: { 'content-type': 'application/json' } })).length).toBeGreaterThan(0);
+    expectError(await t.request('PUT', `${api}/plugins/nope/settings`, { token: t.adminToken, body: {} }), 404, 'NOT_FOUND');
+    // Enabling keeps the settings; the settings keep the switch.
+    expectSuccess(await t.request('POST', `${api}/plugins/audit-log/disable`, { token: t.adminToken }));
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/audit-log/settings`, { token: t.adminToken })).settings.retentionDays).toBe(30);
+    expectSuccess(await t.request('PUT', `${api}/plugins/audit-log/settings`, { token: t.adminToken, body: { retentionDays: 31 } }));
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/audit-log`, { token: t.adminToken })).item.enabled).toBe(false);
+    expectSuccess(await t.request('POST', `${api}/plugins/audit-log/enable`, { token: t.adminToken }));
+  });
+
+  it('answers 401 without a token and 403 without admin on every plugin endpoint', async () => {
+    const endpoints: [string, string, unknown?][] = [
+      ['GET', '/plugins'],
+      ['GET', '/plugins/webhooks'],
+      ['POST', '/plugins/webhooks/enable'],
+      ['POST', '/plugins/webhooks/disable'],
+      ['GET', '/plugins/audit-log/settings'],
+      ['PUT', '/plugins/audit-log/settings', { retentionDays: 5 }],
+    ];
+    for (const [method, path, body] of endpoints) {
+      expectError(await t.request(method, `${api}${path}`, { body }), 401, 'UNAUTHORIZED');
+      const forbidden = expectError(await t.request(method, `${api}${path}`, { token: editor, body }), 403, 'FORBIDDEN');
+      expect(forbidden.details.requiredScope).toBe('admin');
+    }
+  });
+});
+
+describe('loading plugins', () => {
+  const fixtures = path.join(repoRoot, 'test/fixtures/plugins');
+
+  it('loads a local file and a shipped plugin by name, in order', async () => {
+    const host = await loadPlugins(['audit-log', './test/fixtures/plugins/greeter.ts'], { hookTimeoutMs: 100, cwd: repoRoot });
+    expect(host.plugins.map((plugin) => [plugin.definition.id, plugin.source])).toEqual([
+      ['audit-log', 'audit-log'],
+      ['greeter', './test/fixtures/plugins/greeter.ts'],
+    ]);
+  });
+
+  it('refuses a malformed, missing or duplicate plugin with a message naming it', async () => {
+    await expect(loadPlugins([path.join(fixtures, 'no-version.ts')], { hookTimeoutMs: 100 })).rejects.toThrow(/no-version\.ts \(broken\) is not a valid Folio plugin: version .*hooks/);
+    await expect(loadPlugins(['./test/fixtures/plugins/missing.ts'], { hookTimeoutMs: 100, cwd: repoRoot })).rejects.toThrow(/Plugin \.\/test\/fixtures\/plugins\/missing\.ts could not be loaded/);
+    await expect(loadPlugins(['folio-plugin-that-is-not-installed'], { hookTimeoutMs: 100 })).rejects.toThrow(/Plugin folio-plugin-that-is-not-installed could not be loaded/);
+    await expect(loadPlugins(['webhooks', 'webhooks'], { hookTimeoutMs: 100 })).rejects.toThrow(/another plugin already has the id webhooks/);
+  });
+
+  it('stops the server start with the bad plugin named', async () => {
+    const result = await runCli(['serve'], { DATABASE_URL: 'file::memory:', PORT: '0', PLUGINS: 'webhooks,./test/fixtures/plugins/no-version.ts' });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/no-version\.ts \(broken\) is not a valid Folio plugin/);
+  });
+});
