@@ -7,6 +7,7 @@ import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
+import { importJob } from './import/job.ts';
 import { configuredBaseUrl, type Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -19,7 +20,7 @@ import { hasAnyUser } from './users/store.ts';
 const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
 
 /** Every kind of background job this server runs. */
-export const jobKinds = [publishScheduledJob];
+export const jobKinds = [publishScheduledJob, importJob];
 
 export interface RunningServer {
   url: string;
@@ -66,7 +67,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
-  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
+  const jobs = createJobRunner({ db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config) }, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();
 
   let closing: Promise<void> | undefined;

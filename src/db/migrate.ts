@@ -11,6 +11,7 @@ import * as taxonomies from './migrations/0006_taxonomies.ts';
 import * as siteStructure from './migrations/0007_site_structure.ts';
 import { searchTables } from './migrations/0008_search.ts';
 import * as signIn from './migrations/0009_sign_in.ts';
+import * as importTables from './migrations/0012_import.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -25,6 +26,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007_site_structure': siteStructure,
     '0008_search': searchTables(dialect),
     '0009_sign_in': signIn,
+    '0012_import': importTables,
   };
 }
 
