@@ -390,6 +390,7 @@ export interface ImportItemsTable {
   source_id: string;
   target_id: string;
   collection: string | null;
+  data: string | null;
   job_id: string;
   created_at: string;
 }

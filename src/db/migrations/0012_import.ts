@@ -31,6 +31,8 @@ export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-lin
     .addColumn('source_id', 'text', (column) => column.notNull())
     .addColumn('target_id', 'text', (column) => column.notNull())
     .addColumn('collection', 'text')
+    // What a later pass still needs: a post's parent and featured image, a menu item's link (JSON).
+    .addColumn('data', 'text')
     .addColumn('job_id', 'text', (column) => column.notNull())
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addPrimaryKeyConstraint('import_items_pk', ['source_key', 'kind', 'source_id'])

@@ -49,7 +49,7 @@ export interface SourceAnalysis {
   version?: string;
   postTypes: PostTypeAnalysis[];
   skipped: { postType: string; count: number; reason: string }[];
-  attachments: { images: number; video: number; audio: number; other: number; items: AttachmentRef[] };
+  attachments: { images: number; video: number; audio: number; other: number };
   authors: { login: string; displayName: string; email: string; posts: number }[];
   taxonomies: { name: string; hierarchical: boolean; terms: number }[];
   menus: { name: string; label: string; items: number }[];

@@ -60,7 +60,7 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
   let channel: WxrChannel | undefined;
   const postTypes = new Map<string, PostTypeAnalysis & { ids: Set<string>; parents: string[]; meta: Map<string, ReturnType<typeof agreeingType>> }>();
   const skipped = new Map<string, { count: number; reason: string }>();
-  const attachments: SourceAnalysis['attachments'] = { images: 0, video: 0, audio: 0, other: 0, items: [] };
+  const attachments: SourceAnalysis['attachments'] = { images: 0, video: 0, audio: 0, other: 0 };
   const authors = new Map<string, SourceAnalysis['authors'][number]>();
   const taxonomies = new Map<string, { name: string; hierarchical: boolean; terms: Set<string> }>();
   const menus = new Map<string, { name: string; label: string; items: number }>();
@@ -96,7 +96,6 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
       if (item.postType === 'attachment') {
         const url = item.attachmentUrl || item.guid;
         attachments[attachmentKind(url)]++;
-        attachments.items.push({ sourceId: item.id, url, ...(item.parent !== '' && item.parent !== '0' ? { parentId: item.parent } : {}) });
         continue;
       }
       if (item.postType === 'nav_menu_item') {
@@ -120,7 +119,7 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
         skip(`${item.postType} (${item.status})`, `status ${item.status} is not imported (DECISIONS §7)`);
         continue;
       }
-      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, metaFields: [], ids: new Set<string>(), parents: [], meta: new Map() };
+      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
       postTypes.set(item.postType, type);
       type.count++;
       type.ids.add(item.id);
