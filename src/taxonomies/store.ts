@@ -55,6 +55,11 @@ export async function setTaxonomyCollections(db: Db, taxonomyId: string, collect
   }
 }
 
+/** Adds one collection to the definition's (the importer links taxonomies as their terms are used). */
+export async function addTaxonomyCollection(db: Db, taxonomyId: string, collectionId: string): Promise<void> {
+  await db.kysely.insertInto('taxonomy_collections').values({ taxonomy_id: taxonomyId, collection_id: collectionId }).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
 /** Removes the definition with its terms and every entry's terms of it (in one transaction, the caller's). */
 export async function deleteTaxonomy(db: Db, id: string): Promise<void> {
   await db.kysely.deleteFrom('entry_terms').where('taxonomy_id', '=', id).execute();

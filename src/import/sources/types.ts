@@ -73,7 +73,10 @@ export interface NormalizedAuthor {
 
 /** A term of a taxonomy; `parent` names the parent term's `sourceId`. */
 export interface NormalizedTerm {
+  /** The term's slug in the source: items and parents name terms by it. */
   sourceId: string;
+  /** The source's numeric id, which menu items name. */
+  termId?: string;
   taxonomy: string;
   slug: string;
   name: string;

@@ -90,8 +90,8 @@ export function agreeingType(current: MetaType | undefined, value: unknown): Met
   return 'json';
 }
 
-/** A text meta value as its field type stores it. */
-export function typedMetaValue(type: MetaType, value: unknown): unknown {
+/** A text meta value as its field's type stores it. */
+export function typedMetaValue(type: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (type === 'integer' || type === 'number') return Number(value);
   return value;

@@ -176,6 +176,7 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
         kind: 'term',
         term: {
           sourceId: term.slug,
+          ...(term.id ? { termId: term.id } : {}),
           taxonomy: term.taxonomy,
           slug: decodeSlug(term.slug),
           name: term.name || term.slug,
