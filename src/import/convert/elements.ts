@@ -74,7 +74,16 @@ const pre: ElementHandler = (element, { writer, at }) => {
   const onlyCode = code !== undefined && childrenOf(element).every((child) => child === code || (!isElement(child) && textContent(child).trim() === ''));
   if (hasClass(element, 'wp-block-code') || onlyCode) {
     const language = languageOf(element, code);
-    writer.push({ _type: 'code', _key: writer.conversion.key(), code: textContent(onlyCode ? code : element), ...(language ? { language } : {}) });
+    const source = onlyCode ? code : element;
+    // The block editor lets code carry marks and links; the text with them is kept beside the plain code.
+    const formatted = descendants(source).length > 0 ? writer.convert(childrenOf(source), { ...at, pre: true }, { style: 'code' }) : [];
+    writer.push({
+      _type: 'code',
+      _key: writer.conversion.key(),
+      code: textContent(source),
+      ...(language ? { language } : {}),
+      ...(formatted.length > 0 ? { formatted } : {}),
+    });
     return;
   }
   const shape = { style: hasClass(element, 'wp-block-verse') ? 'verse' : 'preformatted' };
