@@ -4,7 +4,7 @@
  * media and disclosure widgets.
  */
 import type { PortableTextBlock } from '../../content/value-types.ts';
-import { attr, byTag, childrenOf, classes, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
+import { attr, byTag, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
 import type { HandlerContext } from './flow.ts';
 import { audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
 import type { Shape } from './text.ts';
@@ -74,7 +74,16 @@ const pre: ElementHandler = (element, { writer, at }) => {
   const onlyCode = code !== undefined && childrenOf(element).every((child) => child === code || (!isElement(child) && textContent(child).trim() === ''));
   if (hasClass(element, 'wp-block-code') || onlyCode) {
     const language = languageOf(element, code);
-    writer.push({ _type: 'code', _key: writer.conversion.key(), code: textContent(onlyCode ? code : element), ...(language ? { language } : {}) });
+    const source = onlyCode ? code : element;
+    // The block editor lets code carry marks and links; the text with them is kept beside the plain code.
+    const formatted = descendants(source).length > 0 ? writer.convert(childrenOf(source), { ...at, pre: true }, { style: 'code' }) : [];
+    writer.push({
+      _type: 'code',
+      _key: writer.conversion.key(),
+      code: textContent(source),
+      ...(language ? { language } : {}),
+      ...(formatted.length > 0 ? { formatted } : {}),
+    });
     return;
   }
   const shape = { style: hasClass(element, 'wp-block-verse') ? 'verse' : 'preformatted' };
@@ -83,7 +92,7 @@ const pre: ElementHandler = (element, { writer, at }) => {
 };
 
 /** The link an element sits in, looking up from it to (not beyond) the given ancestor. */
-function enclosingLink(element: Element, within: Element): LinkInfo | undefined {
+export function enclosingLink(element: Element, within?: Element): LinkInfo | undefined {
   for (let node = element.parentNode; node && node !== within && 'tagName' in node; node = node.parentNode) {
     const href = attr(node, 'href');
     if (node.tagName === 'a' && href !== undefined) return { href, target: attr(node, 'target'), rel: attr(node, 'rel') };
@@ -105,7 +114,7 @@ const figure: ElementHandler = (element, context) => {
   if (video) return writer.push(videoBlock(writer.conversion, video, caption));
   const audio = byTag(element, 'audio');
   if (audio) return writer.push(audioBlock(writer.conversion, audio, caption));
-  const images = childrenOf(element).flatMap((child) => (isElement(child) ? (child.tagName === 'img' ? [child] : byTag(child, 'img') ? [byTag(child, 'img') as Element] : []) : []));
+  const images = descendants(element).filter((descendant) => descendant.tagName === 'img');
   if (images.length === 1 && images[0]) {
     const image = images[0];
     return writer.push(imageBlock(writer.conversion, image, { link: enclosingLink(image, element) ?? linkOf(at), caption }));

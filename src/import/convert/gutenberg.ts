@@ -6,7 +6,7 @@
 import { parse } from '@wordpress/block-serialization-default-parser';
 import { attr, type Element } from './dom.ts';
 import { placeholderTag, plainInline, type FlowWriter, type Inline } from './flow.ts';
-import { blockHandlers } from './blocks.ts';
+import { handlerFor } from './blocks.ts';
 import { convertClassic } from './classic.ts';
 import type { Shape } from './text.ts';
 
@@ -38,21 +38,38 @@ export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Sh
 }
 
 export function writeBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  const handler = block.blockName === null ? undefined : blockHandlers[block.blockName];
-  if (handler) handler(block, writer, shape);
-  else if (block.blockName === null) writeFreeform(block, writer, shape);
-  else writeUnknownBlock(block, writer, shape);
+  if (block.blockName === null) writeFreeform(block, writer, shape);
+  else handlerFor(block.blockName)(block, writer, shape);
 }
 
 export function writeBlocks(blocks: readonly ParsedBlock[], writer: FlowWriter, shape: Shape = { style: 'normal' }): void {
   for (const block of blocks) writeBlock(block, writer, shape);
 }
 
-/** Classic HTML between blocks (or a whole classic post passed through the block parser). */
+/** Classic HTML between blocks, read as a classic post is. */
 function writeFreeform(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
   if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
 }
 
-function writeUnknownBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  writeBlockHtml(block, writer, shape);
+/**
+ * A block written back as block markup, for blocks kept with their source. Attributes are escaped the
+ * way WordPress escapes them, so the JSON cannot end the comment or be read as markup.
+ */
+export function serializeBlock(block: ParsedBlock): string {
+  if (block.blockName === null) return block.innerHTML;
+  const name = block.blockName.startsWith('core/') ? block.blockName.slice('core/'.length) : block.blockName;
+  const attributes = block.attrs && Object.keys(block.attrs).length > 0 ? ` ${escapeAttributes(JSON.stringify(block.attrs))}` : '';
+  if (block.innerContent.length === 0) return `<!-- wp:${name}${attributes} /-->`;
+  let inner = 0;
+  const content = block.innerContent.map((part) => (part === null ? serializeBlock(block.innerBlocks[inner++] as ParsedBlock) : part)).join('');
+  return `<!-- wp:${name}${attributes} -->${content}<!-- /wp:${name} -->`;
+}
+
+function escapeAttributes(json: string): string {
+  return json
+    .replace(/--/g, '\\u002d\\u002d')
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\\"/g, '\\u0022');
 }

@@ -9,6 +9,7 @@ import { convertClassic } from './classic.ts';
 import { Conversion, type ConvertOptions } from './conversion.ts';
 import { FlowWriter } from './flow.ts';
 import { isBlockMarkup, parseBlocks, writeBlocks } from './gutenberg.ts';
+import { parseHtml, textContent } from './dom.ts';
 
 export type { ConvertOptions };
 
@@ -23,4 +24,12 @@ export function convertPostContent(html: string, options: ConvertOptions = {}): 
   const writer = new FlowWriter(conversion, 'html');
   writeBlocks(parseBlocks(html), writer);
   return { blocks: writer.blocks, warnings: conversion.warnings() };
+}
+
+/**
+ * The text of a title or an excerpt, which Folio keeps as plain strings: tags dropped, entities
+ * decoded once, whitespace collapsed.
+ */
+export function htmlToPlainText(html: string): string {
+  return textContent(parseHtml(html)).replace(/\s+/g, ' ').trim();
 }

@@ -3,7 +3,7 @@
  * address, its caption as blocks (captions carry links), and the WordPress attachment id when the
  * markup names one, so a media import can swap the address for Folio's own.
  */
-import type { PortableTextBlock } from '../../content/value-types.ts';
+import type { PortableTextBlock, PortableTextObject } from '../../content/value-types.ts';
 import type { Conversion } from './conversion.ts';
 import { attr, byTag, classes, hasAttr, type Element } from './dom.ts';
 
@@ -41,7 +41,7 @@ export function imageBlock(
   conversion: Conversion,
   image: Element,
   { link, caption, align }: { link?: LinkInfo | undefined; caption: readonly PortableTextBlock[]; align?: string | undefined },
-): PortableTextBlock {
+): PortableTextObject {
   const source = attr(image, 'src') ?? attr(image, 'data-src') ?? '';
   return {
     _type: 'image',
@@ -72,11 +72,11 @@ function playbackFlags(element: Element): Record<string, boolean> {
   return Object.fromEntries(['controls', 'autoplay', 'loop', 'muted', 'playsinline'].filter((name) => hasAttr(element, name)).map((name) => [name, true]));
 }
 
-export function audioBlock(conversion: Conversion, audio: Element, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextBlock {
+export function audioBlock(conversion: Conversion, audio: Element, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextObject {
   return { _type: 'audio', _key: conversion.key(), url: mediaSource(conversion, audio), ...playbackFlags(audio), ...extra, ...captionField(caption) };
 }
 
-export function videoBlock(conversion: Conversion, video: Element, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextBlock {
+export function videoBlock(conversion: Conversion, video: Element, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextObject {
   const poster = attr(video, 'poster');
   return {
     _type: 'video',
@@ -90,6 +90,6 @@ export function videoBlock(conversion: Conversion, video: Element, caption: read
 }
 
 /** An embedded page (a video site, a post elsewhere), kept by its address for the front end to render. */
-export function embedBlock(conversion: Conversion, url: string, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextBlock {
+export function embedBlock(conversion: Conversion, url: string, caption: readonly PortableTextBlock[], extra: Record<string, unknown> = {}): PortableTextObject {
   return { _type: 'embed', _key: conversion.key(), url, ...extra, ...captionField(caption) };
 }
