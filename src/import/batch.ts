@@ -69,7 +69,12 @@ async function pending(run: ImportRun, records: ImportRecord[]): Promise<{ todo:
   const noted = await store.notedSourceIds(db, run.jobId, records.map(sourceIdOf));
   const todo: ImportRecord[] = [];
   const existing: ImportRecord[] = [];
+  const seen = new Set<string>();
   for (const record of records) {
+    // An export that lists an item twice: the first one is imported.
+    const key = `${checkpointKind(record)}:${sourceIdOf(record)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const row = done.get(`${checkpointKind(record)}:${sourceIdOf(record)}`);
     if (row && row.job_id !== run.jobId && !noted.has(sourceIdOf(record))) existing.push(record);
     else if (!row && !noted.has(sourceIdOf(record))) todo.push(record);

@@ -20,6 +20,9 @@ import { taxonomyLabels, taxonomyTarget } from './taxonomy-names.ts';
 
 /** Loads what earlier runs of this source made: bylines and terms by source id. */
 export async function loadStructure(run: ImportRun): Promise<void> {
+  run.bylines.clear();
+  run.terms.clear();
+  run.taxonomies.clear();
   for (const row of await store.importedOfKind(run.ctx.db, run.sourceKey, 'author')) run.bylines.set(row.source_id, row.target_id);
   for (const taxonomy of await taxonomyStore.listTaxonomies(run.ctx.db)) run.taxonomies.set(taxonomy.name, { id: taxonomy.id, collections: new Set(taxonomy.collections) });
   const termRows = await run.ctx.db.kysely.selectFrom('import_items').select(['kind', 'source_id', 'target_id']).where('source_key', '=', run.sourceKey).where('kind', 'like', 'term:%').execute();

@@ -256,11 +256,12 @@ function menuItemOf(item: WxrItem, meta: Map<string, string>, siteUrl: string): 
   const link: NormalizedMenuItem['link'] =
     type === 'post_type' ? { kind: 'post', sourceId: objectId } : type === 'taxonomy' ? { kind: 'term', taxonomy: object, sourceId: objectId } : { kind: 'custom', url: absoluteUrl(meta.get('_menu_item_url') ?? '', siteUrl) };
   const target = meta.get('_menu_item_target') ?? '';
+  // WordPress.com exports list an item once per menu holding it, under one id: ids are kept per menu.
   return {
-    sourceId: item.id,
+    sourceId: `${menu.slug}/${item.id}`,
     menu: { slug: decodeSlug(menu.slug), name: menu.name || menu.slug },
     label: item.title,
-    ...(parent !== '' && parent !== '0' ? { parent } : {}),
+    ...(parent !== '' && parent !== '0' ? { parent: `${menu.slug}/${parent}` } : {}),
     order: Number(item.menuOrder) || 0,
     link,
     ...(target !== '' ? { target } : {}),
