@@ -1,4 +1,5 @@
-import { toColumns } from '../content/entries.ts';
+import { columnData, toColumns } from '../content/entries.ts';
+import type { PortableTextBlock } from '../content/value-types.ts';
 import * as contentStore from '../content/store.ts';
 import { writeEntry } from '../content/write.ts';
 import { inTransaction } from '../db/dialect.ts';
@@ -48,6 +49,13 @@ export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (c
           else notes.push(noteRow(run, 'warning', row.source_id, null, `its featured image ${links.featuredImage} is not among the export's attachments`));
         }
         const entry = await contentStore.findEntryById(tx, collection.tableName, row.target_id, { lock: true });
+        if (entry && links.reusableBlocks) {
+          const content = columnData(collection.fields, entry).content as PortableTextBlock[] | null;
+          const refs = content ? reusableRefs(content) : [];
+          const sections = await store.importedIds(tx, run.sourceKey, 'section', refs);
+          for (const ref of refs) if (!sections.has(ref)) notes.push(noteRow(run, 'warning', row.source_id, null, `its reusable block ${ref} is not in the export; kept as a reference to the source block`));
+          if (content && sections.size > 0) values.content = resolveReusable(content, sections);
+        }
         if (entry && Object.keys(values).length > 0) await writeEntry(run.ctx, tx, collection, { kind: 'updated', row: entry, changes: toColumns(collection.fields, values) });
         await tx.kysely.updateTable('import_items').set({ data: null }).where('source_key', '=', row.source_key).where('kind', '=', row.kind).where('source_id', '=', row.source_id).execute();
       }
@@ -58,6 +66,35 @@ export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (c
   }
 }
 
-function parse(row: store.ImportItemRow): { parent?: string; featuredImage?: string } {
-  return JSON.parse(row.data!) as { parent?: string; featuredImage?: string };
+function parse(row: store.ImportItemRow): { parent?: string; featuredImage?: string; reusableBlocks?: boolean } {
+  return JSON.parse(row.data!) as { parent?: string; featuredImage?: string; reusableBlocks?: boolean };
+}
+
+type Tree = unknown;
+
+/** The source ids of the reusable blocks the content refers to, wherever they sit (columns nest blocks). */
+function reusableRefs(content: Tree): string[] {
+  const refs = new Set<string>();
+  const walk = (node: Tree) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (record._type === 'reusableBlock' && record.ref !== null && record.ref !== undefined) refs.add(String(record.ref));
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(content);
+  return [...refs];
+}
+
+/** The content with each reusable block naming the section it became. */
+function resolveReusable<T>(content: T, sections: Map<string, store.ImportItemRow>): T {
+  const walk = (node: Tree): Tree => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const record = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([key, value]) => [key, walk(value)]));
+    const section = record._type === 'reusableBlock' ? sections.get(String(record.ref)) : undefined;
+    return section ? { ...record, sectionId: section.target_id } : record;
+  };
+  return walk(content) as T;
 }

@@ -127,7 +127,11 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true });
   if (entryStatus === 'scheduled') await setSchedule(tx, row._id, collection.id, item.date, { now: isoNow(run.ctx.clock), by: run.createdBy });
   if (run.options.includeTaxonomies) await assignTerms(run, tx, collection, row._id, item);
-  const links = { ...(item.parent !== undefined ? { parent: item.parent } : {}), ...(item.featuredImage !== undefined && run.options.includeMedia ? { featuredImage: item.featuredImage } : {}) };
+  const links = {
+    ...(item.parent !== undefined ? { parent: item.parent } : {}),
+    ...(item.featuredImage !== undefined && run.options.includeMedia ? { featuredImage: item.featuredImage } : {}),
+    ...(!failure && JSON.stringify(item.content).includes('"_type":"reusableBlock"') ? { reusableBlocks: true } : {}),
+  };
   batch.items.push(itemRow(run, 'post', item.sourceId, row._id, { collection: collection.slug, data: Object.keys(links).length > 0 ? links : undefined }));
 }
 
