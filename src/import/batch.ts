@@ -5,7 +5,7 @@ import { inTransaction, type Transaction } from '../db/dialect.ts';
 import * as sectionStore from '../sections/store.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { ImportRecord } from './sources/types.ts';
-import { loadStructure } from './structure.ts';
+import { applyAuthorMapping, loadStructure } from './structure.ts';
 import * as store from './store.ts';
 import { writeItem } from './write-item.ts';
 
@@ -105,7 +105,7 @@ export async function writeBatch(run: ImportRun, records: ImportRecord[], signal
   } catch (error) {
     signal.throwIfAborted();
     // Terms and bylines made in the rolled-back transaction are gone: forget them.
-    await loadStructure(run);
+    await reloadStructure(run);
     if (todo.length <= 1 && existing.length === 0) return failAlone(run, todo[0], error);
     await writeRecords(run, [], existing);
     for (const record of todo) {
@@ -113,11 +113,16 @@ export async function writeBatch(run: ImportRun, records: ImportRecord[], signal
         await writeRecords(run, [record], []);
       } catch (itemError) {
         signal.throwIfAborted();
-        await loadStructure(run);
+        await reloadStructure(run);
         await failAlone(run, record, itemError);
       }
     }
   }
+}
+
+async function reloadStructure(run: ImportRun): Promise<void> {
+  await loadStructure(run);
+  await applyAuthorMapping(run);
 }
 
 /**

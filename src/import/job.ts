@@ -101,7 +101,7 @@ export const importJob = defineJob({
     await linkItems(run, job.signal, () => report({ phase: 'links', processed: total, total }));
     if (run.options.includeMenus) {
       await report({ phase: 'menus', processed: total, total });
-      await importMenus(run, job.signal);
+      await importMenus(run, summaryOf(analysis).menus, job.signal);
     }
     const result = await buildReport(ctx.db, job.id, run.sourceKey, run.options.includeMedia);
     await report({ phase: 'done', processed: total, total });

@@ -6,7 +6,7 @@ import { inTransaction, type Transaction } from '../db/dialect.ts';
 import { checkLink, type LinkInput } from '../menus/references.ts';
 import * as menuStore from '../menus/store.ts';
 import { maxMenuDepth } from '../menus/tree.ts';
-import { noteRow, type ImportRun } from './run-state.ts';
+import { itemRow, noteRow, type ImportRun } from './run-state.ts';
 import type { NormalizedMenuItem } from './sources/types.ts';
 import * as store from './store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
@@ -16,7 +16,14 @@ import { taxonomyTarget } from './taxonomy-names.ts';
  * its items in parent-first order, each pointing at the imported entry or term, or keeping its custom
  * link; order and nesting as in the source. Each item's write and its checkpoint are one transaction.
  */
-export async function importMenus(run: ImportRun, signal: AbortSignal): Promise<void> {
+export async function importMenus(run: ImportRun, menus: readonly { name: string; label: string }[], signal: AbortSignal): Promise<void> {
+  // Every menu first (those without items are menus too), each recorded once for this source.
+  await inTransaction(run.ctx.db, async (tx) => {
+    const known = await store.importedIds(tx, run.sourceKey, 'menu', menus.map((menu) => menu.name));
+    const rows = [];
+    for (const menu of menus) if (!known.has(menu.name)) rows.push(itemRow(run, 'menu', menu.name, (await menuFor(run, tx, { slug: menu.name, name: menu.label })).id));
+    await store.insertImportItems(tx, rows);
+  });
   const pending = (await store.importedOfKind(run.ctx.db, run.sourceKey, 'menu_item')).filter((row) => row.target_id === '' && row.data !== null);
   if (pending.length === 0) return;
   const made = new Map((await store.importedOfKind(run.ctx.db, run.sourceKey, 'menu_item')).filter((row) => row.target_id !== '').map((row) => [row.source_id, row.target_id]));
@@ -84,12 +91,14 @@ async function writeMenuItem(run: ImportRun, tx: Transaction, item: NormalizedMe
   }
   const parentId = item.parent ? made.get(item.parent) : undefined;
   if (item.parent && parentId === undefined) await store.insertNotes(tx, [noteRow(run, 'warning', item.sourceId, title, `its parent menu item ${item.parent} was not imported; placed at the top level`)]);
-  const depth = parentId === undefined ? 1 : await depthOf(tx, parentId);
+  // Folio's menus are at most maxMenuDepth levels: a deeper item goes under its ancestor at the last level.
+  const placedUnder = parentId === undefined ? undefined : await ancestorWithin(tx, parentId);
+  if (placedUnder !== parentId) await store.insertNotes(tx, [noteRow(run, 'warning', item.sourceId, title, `nested deeper than ${maxMenuDepth} levels; placed at the ${maxMenuDepth}th`)]);
   const now = isoNow(run.ctx.clock);
   const row: menuStore.MenuItemRow = {
     id: newId(),
     menu_id: menu.id,
-    parent_id: depth >= maxMenuDepth ? null : (parentId ?? null),
+    parent_id: placedUnder ?? null,
     sort_order: item.order,
     type: checked.type,
     reference_collection: checked.reference_collection,
@@ -108,13 +117,15 @@ async function writeMenuItem(run: ImportRun, tx: Transaction, item: NormalizedMe
   return row.id;
 }
 
-async function depthOf(tx: Transaction, itemId: string): Promise<number> {
-  let depth = 1;
+/** The item itself when a child of it is within the depth limit, else its ancestor at the last level but one. */
+async function ancestorWithin(tx: Transaction, itemId: string): Promise<string> {
+  const chain: string[] = [];
   let current: string | null = itemId;
-  while (current !== null && depth <= maxMenuDepth) {
+  while (current !== null) {
+    chain.unshift(current);
     const row: { parent_id: string | null } | undefined = await tx.kysely.selectFrom('menu_items').select('parent_id').where('id', '=', current).executeTakeFirst();
     current = row?.parent_id ?? null;
-    depth++;
   }
-  return depth;
+  // chain[0] is at level 1; a child of chain[i] is at level i + 2.
+  return chain[Math.min(chain.length, maxMenuDepth - 1) - 1]!;
 }

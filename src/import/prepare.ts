@@ -33,28 +33,28 @@ export interface PreparedType {
  * 400 naming it, before anything is changed. Each change goes through the schema operations.
  */
 export async function prepareCollections(ctx: AuthorizedContext, mappings: { postType: PostTypeAnalysis; collection: string }[]): Promise<PreparedType[]> {
-  const plans = [];
+  // Every conflict is found before anything changes.
   for (const { postType, collection } of mappings) {
-    const wanted = wantedFields(postType, collection);
-    const existing = await loadCollection(ctx.db, collection);
-    const fit = compatibility(existing, wanted);
+    const fit = compatibility(await loadCollection(ctx.db, collection), wantedFields(postType, collection));
     if (fit.status === 'incompatible') {
       throw validationError(
         fit.conflicts.map((conflict) => ({ path: `postTypes.${postType.name}`, message: `Collection ${collection} has field ${conflict.field} of type ${conflict.existingType}; the import needs ${conflict.wantedType}` })),
       );
     }
-    plans.push({ postType, collection, exists: existing !== undefined, fieldsToAdd: fit.fieldsToAdd });
   }
+  // Then each type in turn, against the collection as the types before it left it (several may share one).
   const prepared: PreparedType[] = [];
-  for (const plan of plans) {
-    if (!plan.exists) {
+  for (const { postType, collection } of mappings) {
+    const existing = await loadCollection(ctx.db, collection);
+    const fit = compatibility(existing, wantedFields(postType, collection));
+    if (!existing) {
       const supports: CollectionFeature[] = ['drafts', 'revisions', 'scheduling', 'search'];
-      await runOperation(createCollection, ctx, () => ({ slug: plan.collection, label: label(plan.collection), labelSingular: label(plan.postType.name), supports }));
+      await runOperation(createCollection, ctx, () => ({ slug: collection, label: label(collection), labelSingular: label(postType.name), supports }));
     }
     const added: string[] = [];
-    for (const field of plan.fieldsToAdd) {
+    for (const field of fit.fieldsToAdd) {
       await runOperation(createField, ctx, () => ({
-        collection: plan.collection,
+        collection,
         slug: field.slug,
         label: field.label,
         type: field.type,
@@ -63,7 +63,7 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
       }));
       added.push(field.slug);
     }
-    prepared.push({ postType: plan.postType.name, collection: plan.collection, created: !plan.exists, fieldsAdded: added });
+    prepared.push({ postType: postType.name, collection, created: !existing, fieldsAdded: added });
   }
   return prepared;
 }

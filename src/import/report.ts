@@ -13,12 +13,14 @@ export async function buildReport(db: Db, jobId: string, sourceKey: string, incl
   let terms = 0;
   let bylines = 0;
   let featuredImages = 0;
+  let menus = 0;
   for (const row of await store.countsByCollection(db, jobId)) {
     if (row.kind === 'post' && row.collection !== null) counts[row.collection] = row.count;
     else if (row.kind === 'section') sections = row.count;
     else if (row.kind.startsWith('term:')) terms += row.count;
     else if (row.kind === 'author') bylines = row.count;
     else if (row.kind === 'featured') featuredImages = row.count;
+    else if (row.kind === 'menu') menus = row.count;
   }
   const notes = await store.listNotes(db, jobId);
   const skipped = new Map<string, { reason: string; count: number; items: { sourceId: string; title: string | null }[] }>();
@@ -38,7 +40,6 @@ export async function buildReport(db: Db, jobId: string, sourceKey: string, incl
   }
   const attachments = await store.attachmentsOfJob(db, sourceKey);
   const menuRows = (await store.importedOfKind(db, sourceKey, 'menu_item')).filter((row) => row.job_id === jobId && row.target_id !== '' && row.target_id !== '-');
-  const menus = new Set(menuRows.map((row) => (JSON.parse(row.data ?? '{}') as { menu?: { slug: string } }).menu?.slug)).size;
   return {
     counts,
     sections,

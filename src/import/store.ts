@@ -95,3 +95,14 @@ export async function countsByCollection(db: Db, jobId: string): Promise<{ kind:
 export async function attachmentsOfJob(db: Db, sourceKey: string): Promise<ImportItemRow[]> {
   return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', 'attachment').orderBy('source_id').execute();
 }
+
+/** The newest job of `kind` importing a file of this name that has not succeeded. */
+export async function latestUnfinishedImport(db: Db, kind: string, filename: string): Promise<{ id: string; state: string } | undefined> {
+  const jobs = await db.kysely.selectFrom('jobs').select(['id', 'payload', 'state']).where('kind', '=', kind).where('state', '!=', 'succeeded').orderBy('created_at', 'desc').execute();
+  for (const job of jobs) {
+    const { analysisId } = JSON.parse(job.payload) as { analysisId: string };
+    const analysis = await findAnalysis(db, analysisId);
+    if (analysis?.filename === filename) return { id: job.id, state: job.state };
+  }
+  return undefined;
+}

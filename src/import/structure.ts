@@ -32,14 +32,23 @@ export async function loadStructure(run: ImportRun): Promise<void> {
 /** One byline per author: the mapped user's own (made if they have none), else a guest byline. */
 export async function importAuthors(run: ImportRun, authors: NormalizedAuthor[]): Promise<void> {
   const fresh = authors.filter((author) => !run.bylines.has(author.sourceId));
-  if (fresh.length === 0) return;
-  await inTransaction(run.ctx.db, async (db) => {
-    const rows = [];
-    for (const author of fresh) rows.push(itemRow(run, 'author', author.sourceId, await bylineFor(run, db, author)));
-    await store.insertImportItems(db, rows);
-  });
-  for (const author of fresh) run.bylines.set(author.sourceId, '');
-  await loadStructure(run);
+  if (fresh.length > 0) {
+    await inTransaction(run.ctx.db, async (db) => {
+      const rows = [];
+      for (const author of fresh) rows.push(itemRow(run, 'author', author.sourceId, await bylineFor(run, db, author)));
+      await store.insertImportItems(db, rows);
+    });
+    await loadStructure(run);
+  }
+  await applyAuthorMapping(run);
+}
+
+/** A mapped author is credited through the user's byline, even when an earlier import made a guest byline for them. */
+export async function applyAuthorMapping(run: ImportRun): Promise<void> {
+  for (const login of Object.keys(run.authorMapping)) {
+    const id = await inTransaction(run.ctx.db, (db) => bylineFor(run, db, { sourceId: login, login, displayName: login }));
+    run.bylines.set(login, id);
+  }
 }
 
 /** The byline of an author: a mapped user's own byline, or a guest byline made from the source author. */

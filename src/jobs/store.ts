@@ -208,3 +208,8 @@ export function failAttempt(db: Db, lease: Lease, now: string, error: string, re
 export function releaseJob(db: Db, lease: Lease, now: string): Promise<boolean> {
   return updateHeld(db, lease, { ...released(now), state: 'queued', run_at: now, attempts: lease.attempt - 1 });
 }
+
+/** A job that failed for good, queued again with its attempts counted afresh (an operator's `--resume`). */
+export async function requeueFailedJob(db: Db, id: string, now: string): Promise<void> {
+  await db.kysely.updateTable('jobs').set({ state: 'queued', run_at: now, attempts: 0, finished_at: null, updated_at: now }).where('id', '=', id).where('state', '=', 'failed').execute();
+}
