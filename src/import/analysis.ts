@@ -30,16 +30,24 @@ export function storedFile(ctx: Pick<AuthorizedContext, 'storage'>, key: string,
 export async function receiveUpload(ctx: AuthorizedContext, parts: MultipartBody, textParts: readonly string[]): Promise<{ key: string; filename: string; size: number; fields: Record<string, string> }> {
   let upload: { key: string; filename: string; size: number } | undefined;
   const fields: Record<string, string> = {};
+  const iterator = parts[Symbol.asyncIterator]();
   try {
-    for await (const part of parts) {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      const part = next.value;
       if (part.kind === 'field') {
         if (!textParts.includes(part.name)) throw validationError([{ path: part.name, message: `Unknown part: only file${textParts.map((name) => `, ${name}`).join('')}` }]);
         if (Object.hasOwn(fields, part.name)) throw validationError([{ path: part.name, message: 'Must be given once' }]);
         fields[part.name] = part.value;
       } else if (part.name === 'file' && upload === undefined) {
         const key = `imports/${newId().toLowerCase()}.xml`;
-        const { size } = await ctx.storage.write(key, part.stream, { contentType: 'application/xml' });
-        upload = { key, filename: part.filename || 'export.xml', size };
+        upload = { key, filename: part.filename || 'export.xml', size: 0 };
+        try {
+          upload.size = (await ctx.storage.write(key, part.stream, { contentType: 'application/xml' })).size;
+        } catch (error) {
+          // A body that broke off fails the file's stream first: the body's own error says what happened.
+          await iterator.next();
+          throw error;
+        }
       } else {
         part.stream.resume();
         throw validationError([{ path: part.name, message: part.name === 'file' ? 'Must be given once' : 'Unknown part' }]);
@@ -50,6 +58,8 @@ export async function receiveUpload(ctx: AuthorizedContext, parts: MultipartBody
   } catch (error) {
     if (upload) await ctx.storage.delete([upload.key]);
     throw error;
+  } finally {
+    await iterator.return?.();
   }
 }
 

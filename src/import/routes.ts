@@ -6,7 +6,7 @@ import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, 
 const tag = 'Import';
 
 /** An export file may be as large as IMPORT_UPLOAD_LIMIT, plus room for the multipart framing and config. */
-const uploadLimit = { fromConfig: (config: Config) => config.import.uploadLimit + 1024 * 1024, description: 'IMPORT_UPLOAD_LIMIT (default 1 GB) plus 1 MiB' };
+const uploadLimit = { fromConfig: (config: Config) => config.import.uploadLimit + 64 * 1024, description: 'IMPORT_UPLOAD_LIMIT (default 1 GB) plus 64 KiB' };
 
 export const importRoutes = [
   defineRoute({

@@ -41,6 +41,15 @@ export async function insertImportItems(db: Db, rows: ImportItemRow[]): Promise<
   await db.kysely.insertInto('import_items').values(rows).execute();
 }
 
+/**
+ * Rows that only name another row's target a second way (a term by its numeric id): one an earlier
+ * export of the same site recorded already stays as it is.
+ */
+export async function insertAliases(db: Db, rows: ImportItemRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.kysely.insertInto('import_items').values(rows).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
 export async function setImportItemTarget(db: Db, row: Pick<ImportItemRow, 'source_key' | 'kind' | 'source_id'>, targetId: string): Promise<void> {
   await db.kysely.updateTable('import_items').set({ target_id: targetId }).where('source_key', '=', row.source_key).where('kind', '=', row.kind).where('source_id', '=', row.source_id).execute();
 }

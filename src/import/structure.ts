@@ -78,14 +78,13 @@ export async function importTerms(run: ImportRun, terms: NormalizedTerm[]): Prom
   if (fresh.length === 0) return;
   await inTransaction(run.ctx.db, async (db) => {
     const rows = [];
+    const aliases = [];
     const made = new Map<string, { id: string; term: NormalizedTerm }>();
     for (const term of fresh) {
       const id = await ensureTerm(run, db, term);
       made.set(`${term.taxonomy}:${term.sourceId}`, { id, term });
       rows.push(itemRow(run, `term:${term.taxonomy}`, term.sourceId, id));
-      if (term.termId !== undefined && !rows.some((row) => row.kind === `termid:${term.taxonomy}` && row.source_id === term.termId)) {
-        rows.push(itemRow(run, `termid:${term.taxonomy}`, term.termId, id));
-      }
+      if (term.termId !== undefined) aliases.push(itemRow(run, `termid:${term.taxonomy}`, term.termId, id));
     }
     const notes = [];
     for (const { id, term } of made.values()) {
@@ -96,6 +95,7 @@ export async function importTerms(run: ImportRun, terms: NormalizedTerm[]): Prom
       else await taxonomyStore.updateTerm(db, id, { parent_id: parentId, updated_at: isoNow(run.ctx.clock) });
     }
     await store.insertImportItems(db, rows);
+    await store.insertAliases(db, aliases);
     await store.insertNotes(db, notes);
   });
   await loadStructure(run);

@@ -190,6 +190,8 @@ export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>
       } else if (Object.hasOwn(termFields, name)) term[termFields[name]!] = name === 'wp:term_name' || name === 'wp:cat_name' || name === 'wp:tag_name' || name.endsWith('description') ? value : value.trim();
     } else if (item) {
       if (depth === 2) {
+        // WordPress's own default for an item that names no type.
+        if (item.postType === '') item.postType = 'post';
         queue.push({ kind: 'item', item });
         item = undefined;
       } else if (meta) {
