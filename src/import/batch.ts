@@ -2,6 +2,8 @@ import { isoNow } from '../core/clock.ts';
 import { newId } from '../core/ids.ts';
 import { firstFreeSlug, isUrlSafeSlug, slugify } from '../core/slugs.ts';
 import { inTransaction, type Transaction } from '../db/dialect.ts';
+import * as contentStore from '../content/store.ts';
+import { lockCollection } from '../schema/operations.ts';
 import * as sectionStore from '../sections/store.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { ImportRecord } from './sources/types.ts';
@@ -83,13 +85,29 @@ async function pending(run: ImportRun, records: ImportRecord[]): Promise<{ todo:
 }
 
 function emptyOutput(tx: Transaction): BatchOutput {
-  return { items: [], notes: [], collections: new Map(), slugs: new Map(), db: tx };
+  return { items: [], notes: [], collections: new Map(), slugs: new Map(), takenSlugs: new Map(), db: tx };
+}
+
+/** Looks up at once which of the slugs the batch's items want are taken, per target collection. */
+async function lookUpSlugs(run: ImportRun, batch: BatchOutput, tx: Transaction, records: ImportRecord[]): Promise<void> {
+  const wanted = new Map<string, string[]>();
+  for (const record of records) {
+    if (record.kind !== 'item') continue;
+    const collection = run.mappings[record.item.postType];
+    if (collection !== undefined && record.item.slug !== '') wanted.set(collection, [...(wanted.get(collection) ?? []), record.item.slug]);
+  }
+  for (const [slug, slugs] of wanted) {
+    const collection = await lockCollection(tx, slug, 'share');
+    batch.collections.set(slug, collection);
+    batch.takenSlugs.set(slug, new Set(await contentStore.slugsTaken(tx, collection.tableName, slugs, run.locale)));
+  }
 }
 
 async function writeRecords(run: ImportRun, records: ImportRecord[], existing: ImportRecord[]): Promise<void> {
   await inTransaction(run.ctx.db, async (tx) => {
     const batch = emptyOutput(tx);
     for (const record of existing) batch.notes.push(noteRow(run, 'existing', sourceIdOf(record), titleOf(record), 'imported by an earlier import of this source; left as it is'));
+    await lookUpSlugs(run, batch, tx, records);
     for (const record of records) await writeRecord(run, batch, tx, record);
     await store.insertImportItems(tx, batch.items);
     await store.insertNotes(tx, batch.notes);

@@ -53,5 +53,7 @@ export interface BatchOutput {
   collections: Map<string, LoadedCollection>;
   /** Slugs given in this batch, per collection, not yet visible to a lookup of their own. */
   slugs: Map<string, Set<string>>;
+  /** Of the slugs the batch's items ask for, those taken before it, per collection (one lookup per batch). */
+  takenSlugs: Map<string, Set<string>>;
   db: Db;
 }

@@ -8,7 +8,7 @@ import { newEntryRow, writeEntry } from '../content/write.ts';
 import type { Transaction } from '../db/dialect.ts';
 import { lockCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { replaceEntryTerms } from '../taxonomies/store.ts';
+import { addEntryTerms } from '../taxonomies/store.ts';
 import { metaFieldSlug, typedMetaValue } from './wxr/normalize.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { NormalizedItem } from './sources/types.ts';
@@ -50,7 +50,9 @@ async function entrySlug(run: ImportRun, batch: BatchOutput, tx: Transaction, co
   const used = batch.slugs.get(collection.slug) ?? new Set<string>();
   batch.slugs.set(collection.slug, used);
   const reserved = wanted === 'trash';
-  const taken = reserved || used.has(wanted) || (await contentStore.slugsTaken(tx, collection.tableName, [wanted], run.locale)).length > 0;
+  // The batch looked up the slugs its items name as they are; a slug made here is looked up alone.
+  const known = wanted === item.slug ? batch.takenSlugs.get(collection.slug) : undefined;
+  const taken = reserved || used.has(wanted) || (known ? known.has(wanted) : (await contentStore.slugsTaken(tx, collection.tableName, [wanted], run.locale)).length > 0);
   if (!taken) {
     used.add(wanted);
     return { slug: wanted };
@@ -152,7 +154,7 @@ async function credits(run: ImportRun, batch: BatchOutput, tx: Transaction, item
 
 /** The item's terms, by taxonomy; a term the export did not declare is made now. */
 async function assignTerms(run: ImportRun, tx: Transaction, collection: LoadedCollection, entryId: string, item: NormalizedItem): Promise<void> {
-  const byTaxonomy = new Map<string, Set<string>>();
+  const terms = new Map<string, { termId: string; taxonomyId: string }>();
   for (const term of item.terms) {
     if (term.slug === '') continue;
     const key = `${term.taxonomy}:${term.slug}`;
@@ -163,13 +165,7 @@ async function assignTerms(run: ImportRun, tx: Transaction, collection: LoadedCo
       await store.insertImportItems(tx, [itemRow(run, `term:${term.taxonomy}`, term.slug, termId)]);
     }
     await linkTaxonomy(run, tx, term.taxonomy, collection);
-    const target = taxonomyTarget(term.taxonomy);
-    const set = byTaxonomy.get(target) ?? new Set<string>();
-    set.add(termId);
-    byTaxonomy.set(target, set);
+    terms.set(termId, { termId, taxonomyId: run.taxonomies.get(taxonomyTarget(term.taxonomy))!.id });
   }
-  const now = isoNow(run.ctx.clock);
-  for (const [taxonomy, termIds] of byTaxonomy) {
-    await replaceEntryTerms(tx, { id: entryId, collectionId: collection.id }, run.taxonomies.get(taxonomy)!.id, [...termIds], now);
-  }
+  await addEntryTerms(tx, { id: entryId, collectionId: collection.id }, [...terms.values()], isoNow(run.ctx.clock));
 }

@@ -159,6 +159,15 @@ export async function listEntryTerms(db: Db, entryId: string, taxonomyId: string
     .execute();
 }
 
+/** Terms of a new entry, in any taxonomies, in one statement (the importer's; an entry being written has none yet). */
+export async function addEntryTerms(db: Db, entry: { id: string; collectionId: string }, terms: readonly { termId: string; taxonomyId: string }[], now: string): Promise<void> {
+  if (terms.length === 0) return;
+  await db.kysely
+    .insertInto('entry_terms')
+    .values(terms.map((term) => ({ term_id: term.termId, taxonomy_id: term.taxonomyId, collection_id: entry.collectionId, entry_id: entry.id, created_at: now })))
+    .execute();
+}
+
 /** The entry's terms in a taxonomy become exactly these. */
 export async function replaceEntryTerms(db: Db, entry: { id: string; collectionId: string }, taxonomyId: string, termIds: readonly string[], now: string): Promise<void> {
   await db.kysely.deleteFrom('entry_terms').where('entry_id', '=', entry.id).where('taxonomy_id', '=', taxonomyId).execute();
