@@ -140,7 +140,7 @@ describe('WordPress import: bad input and access', () => {
       expectError(await request(method, url, payload, null), 401, 'UNAUTHORIZED');
       expectError(await request(method, url, payload, editor), 403, 'FORBIDDEN');
     }
-    for (const url of ['/import/legacy/analyze', '/import/legacy/execute/upload']) {
+    for (const url of ['/import/legacy/analyze', '/import/legacy/execute']) {
       expectError(await t.request('POST', `${api}${url}`, { rawBody: body, headers: { 'content-type': contentType } }), 401, 'UNAUTHORIZED');
       expectError(await t.request('POST', `${api}${url}`, { token: editor, rawBody: body, headers: { 'content-type': contentType } }), 403, 'FORBIDDEN');
     }

@@ -195,9 +195,9 @@ describe('WordPress import through the API', () => {
     const config = JSON.stringify({ postTypeMappings: { post: { collection: 'blocks' }, page: { collection: 'blocks' } }, authorMapping: { themereviewer: user.id } });
     // A mapping to a collection that does not exist is refused before anything is stored.
     const { body, contentType } = await multipart({ config, file: { bytes: fs.readFileSync(blockTestData), filename: 'blocks.xml' } });
-    expectError(await t.request('POST', `${api}/import/legacy/execute/upload`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }), 400, 'VALIDATION_ERROR');
+    expectError(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }), 400, 'VALIDATION_ERROR');
     await createCollection(t, 'blocks', [{ slug: 'title', type: 'string' }]);
-    const started = expectCreated(await t.request('POST', `${api}/import/legacy/execute/upload`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } })).item;
+    const started = expectCreated(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } })).item;
     const { report: blocks } = await finish(started.id);
     const source = sourceItems(blockTestData).filter((item) => ['post', 'page'].includes(item.type) && !['trash', 'auto-draft', 'inherit'].includes(item.status));
     // Both files come from the same site: a post the theme unit test already brought is not made twice.

@@ -32,34 +32,20 @@ export const prepareImport = defineOperation({
   },
 });
 
-/** Form B: `{analysisId, options}`, the upload analysed before. */
+/**
+ * `POST /import/legacy/execute`, in either form of import.md: B, JSON `{analysisId, options}` for an
+ * upload analysed before; A, multipart `file` and `config` (JSON with `postTypeMappings`), the file
+ * analysed and imported in one request.
+ */
 export const executeImport = defineOperation({
   name: 'import.execute',
   access: importAccess,
-  async run(ctx, input: z.output<typeof ExecuteJsonBody>): Promise<ImportJobView> {
-    return startImport(ctx, input);
-  },
-});
-
-/** Form A: the file and its `config` in one multipart request; the file is analysed, then imported. */
-export const executeUpload = defineOperation({
-  name: 'import.executeUpload',
-  access: importAccess,
-  async run(ctx, input: { parts: MultipartBody }): Promise<ImportJobView> {
+  async run(ctx, input: { form: 'json'; value: z.output<typeof ExecuteJsonBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<ImportJobView> {
+    if (input.form === 'json') return startImport(ctx, input.value);
     const upload = await receiveUpload(ctx, input.parts, ['config']);
     let config: z.output<typeof ExecuteConfig>;
     try {
-      const text = upload.fields.config;
-      if (text === undefined) throw validationError([{ path: 'config', message: 'Required: a JSON part named config with postTypeMappings' }]);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw validationError([{ path: 'config', message: 'Must be JSON' }]);
-      }
-      const parsed = ExecuteConfig.safeParse(json);
-      if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => ({ path: ['config', ...issue.path].join('.'), message: issue.message })));
-      config = parsed.data;
+      config = parseConfig(upload.fields.config);
     } catch (error) {
       await ctx.storage.delete([upload.key]);
       throw error;
@@ -68,6 +54,20 @@ export const executeUpload = defineOperation({
     return startImport(ctx, { analysisId: analysis.analysisId, options: config.options, postTypeMappings: config.postTypeMappings, authorMapping: config.authorMapping });
   },
 });
+
+/** Form A's `config` part, as JSON. */
+function parseConfig(text: string | undefined): z.output<typeof ExecuteConfig> {
+  if (text === undefined) throw validationError([{ path: 'config', message: 'Required: a JSON part named config with postTypeMappings' }]);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw validationError([{ path: 'config', message: 'Must be JSON' }]);
+  }
+  const parsed = ExecuteConfig.safeParse(json);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => ({ path: ['config', ...issue.path].join('.'), message: issue.message })));
+  return parsed.data;
+}
 
 export const getAnalysis = defineOperation({
   name: 'import.getAnalysis',

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { defineRoute } from '../http/route.ts';
-import { analyzeImport, executeImport, executeUpload, followImportJob, getAnalysis, getImportJob, prepareImport } from './operations.ts';
+import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, prepareImport } from './operations.ts';
 import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, PrepareBody, PrepareResponse } from './schemas.ts';
 
 const tag = 'Import';
@@ -42,21 +42,10 @@ export const importRoutes = [
     method: 'post',
     path: '/import/legacy/execute',
     tag,
-    summary: 'Start importing an analysed upload (form B: analysisId and options); answers with the import job',
+    summary: 'Start an import: JSON {analysisId, options} for an analysed upload (form B), or multipart file and config {postTypeMappings} (form A); answers with the import job',
     operation: executeImport,
-    body: ExecuteJsonBody,
-    status: 201,
-    response: ImportJobResponse,
-    data: (item) => ({ item }),
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/import/legacy/execute/upload',
-    tag,
-    summary: 'Upload and import in one request (form A, multipart: file and config with postTypeMappings); answers with the import job',
-    operation: executeUpload,
-    body: { multipart: { limit: uploadLimit, parts: { file: 'file', config: 'text' } } },
-    input: ({ body }) => ({ parts: body }),
+    body: { jsonOrMultipart: { json: ExecuteJsonBody, multipart: { limit: uploadLimit, parts: { file: 'file', config: 'text' } } } },
+    input: ({ body }) => body,
     status: 201,
     response: ImportJobResponse,
     data: (item) => ({ item }),
