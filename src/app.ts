@@ -32,6 +32,7 @@ import type { AppEnv } from './http/types.ts';
 import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
 import { mcpTools } from './mcp/tools.ts';
 import type { EntryChangeListener } from './content/changes.ts';
+import { bylineRoutes } from './bylines/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { menuRoutes } from './menus/routes.ts';
@@ -49,11 +50,12 @@ import { userRoutes } from './users/routes.ts';
 import { widgetRoutes } from './widgets/routes.ts';
 import { oauthAccessTokens } from './oauth/authenticate.ts';
 import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, openCorsPaths } from './oauth/routes.ts';
+import { importRoutes } from './import/routes.ts';
 
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...oauthApiRoutes, ...pluginRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes];
 
 export interface AppDependencies {
   config: Config;

@@ -36,6 +36,12 @@ export interface SmtpConfig {
   from: string;
 }
 
+export interface ImportConfig {
+  uploadLimit: number;
+  /** Module specifiers, each exporting an import source as `default` or `source` (src/import/sources/registry.ts). */
+  sources: string[];
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
 
 export interface Config {
@@ -55,6 +61,10 @@ export interface Config {
   schedulerIntervalMs: number;
   /** How many background jobs each process runs at once. */
   jobConcurrency: number;
+  /** How long a job's claim holds without renewal: a crashed worker's job is taken over after it. */
+  jobLeaseMs: number;
+  /** Imports (src/import/): the largest export file accepted, and sources added to the built-in ones. */
+  import: ImportConfig;
   /**
    * How many reverse proxies stand in front of Folio: 0 takes the client's address from the socket; n
    * takes the n-th address from the right of `X-Forwarded-For` (what the outermost trusted proxy saw).
@@ -118,6 +128,9 @@ export const configVariables = {
   BODY_MEMORY_LIMIT: 'bodyMemoryLimit',
   SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
   JOB_CONCURRENCY: 'jobConcurrency',
+  JOB_LEASE_MS: 'jobLeaseMs',
+  IMPORT_UPLOAD_LIMIT: 'importUploadLimit',
+  IMPORT_SOURCES: 'importSources',
   TRUST_PROXY: 'trustProxy',
   OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'outgoingAllowPrivateAddresses',
   SMTP_URL: 'smtpUrl',
@@ -252,6 +265,12 @@ const rawSchema = z.object({
   BODY_MEMORY_LIMIT: byteSize.optional(),
   SCHEDULER_INTERVAL_MS: integer(100, 60_000).default(1000),
   JOB_CONCURRENCY: integer(1, 100).default(4),
+  JOB_LEASE_MS: integer(1000, 3_600_000).default(30_000),
+  IMPORT_UPLOAD_LIMIT: byteSize.default(1024 * 1024 * 1024),
+  IMPORT_SOURCES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -363,6 +382,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     bodyMemoryLimit: raw.BODY_MEMORY_LIMIT ?? Math.max(64 * 1024 * 1024, raw.BODY_LIMIT),
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
     jobConcurrency: raw.JOB_CONCURRENCY,
+    jobLeaseMs: raw.JOB_LEASE_MS,
+    import: { uploadLimit: raw.IMPORT_UPLOAD_LIMIT, sources: raw.IMPORT_SOURCES },
     trustProxy: raw.TRUST_PROXY,
     outgoingAllowPrivate: raw.OUTGOING_ALLOW_PRIVATE_ADDRESSES,
     smtp: smtpConfig(raw),

@@ -7,6 +7,7 @@ import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
+import { importJob } from './import/job.ts';
 import { configuredBaseUrl, type Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -20,7 +21,7 @@ import { loadPlugins } from './plugins/loader.ts';
 const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
 
 /** Every kind of background job this server runs. */
-export const jobKinds = [publishScheduledJob];
+export const jobKinds = [publishScheduledJob, importJob];
 
 export interface RunningServer {
   url: string;
@@ -70,7 +71,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
   const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config), plugins };
-  const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs });
+  const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();
   const pluginWork = plugins.startBackground(background);
 

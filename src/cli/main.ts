@@ -4,6 +4,7 @@ import { ConfigError } from '../config.ts';
 import { AppError } from '../core/errors.ts';
 import { DatabaseUnavailableError } from '../db/connection.ts';
 import { registerDataCommands } from './commands.ts';
+import { registerImportCommand } from './import.ts';
 import { registerServeCommand } from './serve.ts';
 
 /** `folio <command>`: every command's flags are described by `folio <command> --help`. */
@@ -15,6 +16,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .showHelpAfterError('(run with --help for usage)');
   registerServeCommand(program);
   registerDataCommands(program);
+  registerImportCommand(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { creditsOf } from '../bylines/credits.ts';
 import { AppError } from '../core/errors.ts';
 import type { Db } from '../db/connection.ts';
 import type { LoadedCollection } from '../schema/store.ts';
@@ -67,6 +68,11 @@ export function toEntry(collection: LoadedCollection, row: EntryRow, view: View)
   if (row._published_at !== null) entry.publishedAt = row._published_at;
   if (!reader && row._scheduled_at !== null) entry.scheduledAt = row._scheduled_at;
   if (row._deleted_at !== null) entry.deletedAt = row._deleted_at;
+  const credits = creditsOf(row._bylines);
+  if (credits.length > 0) {
+    entry.bylines = credits;
+    entry.primaryBylineId = credits[0];
+  }
   return entry;
 }
 

@@ -7,6 +7,7 @@ import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { contentEditorRead, contentListRead, contentRead, contentWrite } from './access.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import { dataBeforeSave } from '../plugins/events.ts';
+import { creditIssues, creditsColumn } from '../bylines/credits.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
 import { lockCollection, requireCollection } from '../schema/operations.ts';
@@ -137,12 +138,13 @@ export const createEntry = defineOperation({
               throw new AppError('CONFLICT', `The translation group of ${source._id} already has a ${locale} version`, { reason: 'locale_exists' });
             }
           }
-          const problems = await databaseIssues(db, collection, values, locale);
+          const problems = [...(await databaseIssues(db, collection, values, locale)), ...(await creditIssues(db, input.bylines))];
           if (problems.length > 0) throw validationError(problems);
           const slug = input.slug ?? (await generateSlug(db, collection, values, locale));
           if (input.slug !== undefined) await assertSlugFree(db, collection, slug, locale);
           const publish = input.status === 'published';
           const row = newEntryRow(ctx, collection, { slug, locale, group: source?._group, published: publish, values });
+          row._bylines = creditsColumn(input.bylines ?? []);
           // Published at once while its source has a staged draft, a translation goes live with the group's
           // live shared values; the draft ones wait in its columns, as on the source.
           if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)) });
@@ -178,10 +180,10 @@ export const updateEntry = defineOperation({
         const row = await lockEntryForSave(db, collection, input.id, viewOf(ctx), values);
         const expectedVersion = input._rev === undefined ? undefined : decodeRev(input._rev, row._id);
         if (expectedVersion !== undefined && expectedVersion !== row._version) throw staleRev();
-        const problems = await databaseIssues(db, collection, values, row._locale, row._id);
+        const problems = [...(await databaseIssues(db, collection, values, row._locale, row._id)), ...(await creditIssues(db, input.bylines))];
         if (problems.length > 0) throw validationError(problems);
         if (input.slug !== undefined && input.slug !== row._slug) await assertSlugFree(db, collection, input.slug, row._locale, row._id);
-        const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, expectedVersion: expectedVersion ?? row._version });
+        const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, bylines: input.bylines, expectedVersion: expectedVersion ?? row._version });
         return entryItem(ctx, db, collection, saved, 'editor');
       }),
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LocaleTag } from '../core/locale.ts';
 import { pageQuery } from '../core/pagination.ts';
+import { BylineCredits } from '../bylines/schemas.ts';
 
 export const entryStatuses = ['draft', 'published', 'scheduled'] as const;
 
@@ -39,12 +40,14 @@ export const CreateEntryBody = z.strictObject({
   status: z.enum(['draft', 'published']).optional().describe('Default draft; published publishes at once'),
   locale: Locale.optional().describe('Default: the site default locale'),
   translationOf: z.string().min(1).max(200).optional().describe('Id of the entry this one translates'),
+  bylines: BylineCredits.optional(),
 });
 
 export const UpdateEntryBody = z.strictObject({
   data: EntryData.optional().describe('Changed field values; fields left out stay unchanged'),
   slug: z.string().min(1).max(200).optional().describe('A new URL slug; unchanged when omitted'),
   status: z.enum(['draft', 'published']).optional().describe('published saves then publishes; draft saves then unpublishes'),
+  bylines: BylineCredits.optional(),
   _rev: Rev.optional(),
 });
 
@@ -65,6 +68,8 @@ export const EntrySchema = z
     publishedAt: z.string().optional(),
     scheduledAt: z.string().optional(),
     deletedAt: z.string().optional().describe('Set while the entry is in the trash'),
+    bylines: z.array(z.string()).optional().describe('Byline ids credited, in order (GET /bylines); absent when the entry credits nobody'),
+    primaryBylineId: z.string().optional().describe('The first credited byline'),
     _rev: z.string(),
   })
   .meta({ id: 'ContentItem' });

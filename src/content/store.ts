@@ -22,6 +22,8 @@ export interface EntryRow {
   _version: number;
   _live: string | null;
   _author_id: string | null;
+  /** JSON array of byline ids, in credit order; null when the entry credits nobody. */
+  _bylines: string | null;
   _created_at: string;
   _updated_at: string;
   _published_at: string | null;

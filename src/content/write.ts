@@ -1,3 +1,4 @@
+import { creditsColumn } from '../bylines/credits.ts';
 import { isoNow } from '../core/clock.ts';
 import { deleteEntryTerms } from '../taxonomies/store.ts';
 import { AppError } from '../core/errors.ts';
@@ -111,6 +112,7 @@ export function newEntryRow(
     _version: 1,
     _live: null,
     _author_id: ctx.actor?.userId ?? null,
+    _bylines: null,
     _created_at: now,
     _updated_at: now,
     _published_at: entry.published ? now : null,
@@ -131,11 +133,12 @@ export async function saveValues(
   collection: LoadedCollection,
   row: store.EntryRow,
   values: Record<string, unknown>,
-  options: { slug?: string; status?: 'draft' | 'published'; expectedVersion?: number } = {},
+  options: { slug?: string; status?: 'draft' | 'published'; bylines?: readonly string[]; expectedVersion?: number } = {},
 ): Promise<store.EntryRow> {
   const { status } = options;
   const changes: Record<string, unknown> = toColumns(collection.fields, values);
   if (options.slug !== undefined) changes._slug = options.slug;
+  if (options.bylines !== undefined) changes._bylines = creditsColumn(options.bylines);
   if (status !== 'published') Object.assign(changes, draftChanges(collection, row));
   Object.assign(changes, statusChanges(status, isoNow(ctx.clock)));
   const kind: EntryUpdateKind =

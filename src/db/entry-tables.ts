@@ -50,6 +50,8 @@ export async function createEntryTable(db: Db, table: string): Promise<void> {
     // Field values of the live version while a newer draft is staged in the field columns (JSON).
     .addColumn('_live', 'text')
     .addColumn('_author_id', 'text')
+    // Ordered byline credits, a JSON array of byline ids; the first is the primary byline.
+    .addColumn('_bylines', 'text')
     .addColumn('_created_at', 'text', (column) => column.notNull())
     .addColumn('_updated_at', 'text', (column) => column.notNull())
     .addColumn('_published_at', 'text')

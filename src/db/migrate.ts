@@ -13,6 +13,7 @@ import { searchTables } from './migrations/0008_search.ts';
 import * as signIn from './migrations/0009_sign_in.ts';
 import * as oauth from './migrations/0010_oauth.ts';
 import * as plugins from './migrations/0011_plugins.ts';
+import * as importTables from './migrations/0012_import.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -29,6 +30,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_sign_in': signIn,
     '0010_oauth': oauth,
     '0011_plugins': plugins,
+    '0012_import': importTables,
   };
 }
 

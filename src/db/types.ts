@@ -346,6 +346,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_events: AuditEventsTable;
+  import_analyses: ImportAnalysesTable;
+  import_items: ImportItemsTable;
+  import_notes: ImportNotesTable;
+  bylines: BylinesTable;
 }
 
 export interface OAuthClientsTable {
@@ -500,4 +504,50 @@ export interface AuditEventsTable {
   credential_type: string | null;
   credential_id: string | null;
   details: string;
+}
+/** An uploaded export file, analysed and kept for `execute` (form B) until it expires (migration 0012). */
+export interface ImportAnalysesTable {
+  id: string;
+  source: string;
+  storage_key: string;
+  filename: string;
+  size: number;
+  source_key: string;
+  summary: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** What an import made of one source item: its checkpoint, and what keeps a re-run from duplicating it. */
+export interface ImportItemsTable {
+  source_key: string;
+  kind: string;
+  source_id: string;
+  target_id: string;
+  collection: string | null;
+  data: string | null;
+  job_id: string;
+  created_at: string;
+}
+
+/** One line of an import's report: a warning, a skipped item or a failed one. */
+export interface ImportNotesTable {
+  job_id: string;
+  kind: string;
+  source_id: string;
+  title: string | null;
+  message: string;
+  created_at: string;
+}
+
+/** Who an entry is credited to: a user's byline, or a guest's (import.md §2). */
+export interface BylinesTable {
+  id: string;
+  slug: string;
+  display_name: string;
+  email: string | null;
+  user_id: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -102,6 +102,11 @@ function contentType(c: HonoContext): string {
   return requestHeader(c, 'content-type') ?? '';
 }
 
+/** Whether the request says its body is multipart/form-data. */
+export function isMultipart(c: HonoContext): boolean {
+  return multipartType.test(contentType(c));
+}
+
 function unsupported(c: HonoContext, expected: string): AppError {
   return new AppError('UNSUPPORTED_MEDIA_TYPE', `Request bodies here must be ${expected}`, { contentType: contentType(c) || null });
 }

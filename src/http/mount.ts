@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Context as HonoContext, Hono } from 'hono';
 import { parseInput } from '../core/validate.ts';
-import { declaredLength, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
+import { declaredLength, isMultipart, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
 import { answerAbortedRequest } from './aborted.ts';
@@ -41,7 +41,7 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
       const params = route.params ? parseInput(route.params, c.req.param(), 'path') : {};
       query = route.query ? parseInput(route.query, c.req.query(), 'query') : {};
       const headers = route.headers ? parseInput(route.headers, requestHeaders(c), 'headers') : {};
-      const body = await readBody(c, route.body, limit ?? 0, options.budget);
+      const body = await readBody(c, route.body, limit ?? 0, options);
       return { params, query, headers, body };
     });
     const response = await respond(c, route, output, query);
@@ -67,7 +67,7 @@ async function respond(c: HonoContext<AppEnv>, route: Route, output: unknown, qu
   return success(c, route.data ? route.data(output) : output, route.statusOf ? route.statusOf(output) : route.status);
 }
 
-async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, budget: BodyMemoryBudget): Promise<unknown> {
+async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, { budget, bodyLimit }: MountOptions): Promise<unknown> {
   switch (body.kind) {
     case 'none':
       return {};
@@ -79,6 +79,11 @@ async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, bu
       return readMultipartBody(c, limit);
     case 'bytes':
       return readBytesBody(c, limit);
+    case 'jsonOrMultipart':
+      // The JSON form is buffered, so it keeps to the app's JSON limit whatever the upload's.
+      if (isMultipart(c)) return { form: 'multipart', parts: readMultipartBody(c, limit) };
+      if ((declaredLength(c) ?? 0) > bodyLimit) throw tooLarge(bodyLimit);
+      return { form: 'json', value: parseInput(body.schema, await readJsonBody(c, bodyLimit, budget), 'body') };
   }
 }
 

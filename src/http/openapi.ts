@@ -76,17 +76,20 @@ function requestBodyOf(route: Route, convert: Convert): Record<string, unknown> 
       return { required: true, content: { 'application/x-www-form-urlencoded': { schema: convert(body.schema, 'input') } } };
     case 'bytes':
       return { required: true, description: `The raw bytes, at most ${limitText(body.limit)}`, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
-    case 'multipart': {
-      const properties = Object.fromEntries(
-        Object.entries(body.parts).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', contentMediaType: 'application/octet-stream' } : { type: 'string' }]),
-      );
+    case 'multipart':
+      return { required: true, description: `At most ${limitText(body.limit)} in all`, content: multipartContent(body.parts) };
+    case 'jsonOrMultipart':
       return {
         required: true,
-        description: `At most ${limitText(body.limit)} in all`,
-        content: { 'multipart/form-data': { schema: { type: 'object', properties } } },
+        description: `JSON, or multipart/form-data of at most ${limitText(body.limit)} in all`,
+        content: { 'application/json': { schema: convert(body.schema, 'input') }, ...multipartContent(body.parts) },
       };
-    }
   }
+}
+
+function multipartContent(parts: Record<string, 'file' | 'text'>): Record<string, unknown> {
+  const properties = Object.fromEntries(Object.entries(parts).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', contentMediaType: 'application/octet-stream' } : { type: 'string' }]));
+  return { 'multipart/form-data': { schema: { type: 'object', properties } } };
 }
 
 function limitText(limit: BodyLimit): string {
@@ -208,6 +211,7 @@ const unsupportedBody = {
   form: 'Body is not a form (UNSUPPORTED_MEDIA_TYPE)',
   multipart: 'Body is not multipart/form-data (UNSUPPORTED_MEDIA_TYPE)',
   bytes: 'The bytes are of a type not allowed here (UNSUPPORTED_MEDIA_TYPE)',
+  jsonOrMultipart: 'Body is neither JSON nor multipart/form-data (UNSUPPORTED_MEDIA_TYPE)',
 };
 
 /** The error object of the OAuth RFCs, which routes with their own `failure` answer with. */
@@ -241,7 +245,7 @@ function errorResponses(route: Route, authenticated: boolean): Record<string, un
     responses['413'] = error('Body over the limit (PAYLOAD_TOO_LARGE)');
     responses['415'] = error(unsupportedBody[route.body.kind]);
   }
-  if (route.body.kind === 'json' || route.body.kind === 'form') responses['503'] = error('Too many large bodies being read at once; Retry-After says when to try again');
+  if (route.body.kind === 'json' || route.body.kind === 'form' || route.body.kind === 'jsonOrMultipart') responses['503'] = error('Too many large bodies being read at once; Retry-After says when to try again');
   responses['500'] = error('Unexpected failure (INTERNAL_ERROR, with details.requestId)');
   return responses;
 }

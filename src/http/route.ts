@@ -23,7 +23,12 @@ export type BodySpec =
   /** Parts named in `parts` are documented; the operation reads them as a stream (never buffered whole). */
   | { multipart: { limit: BodyLimit; parts: Record<string, 'file' | 'text'> } }
   /** The raw bytes of any type (a direct upload's PUT), read as a stream. */
-  | { bytes: { limit: BodyLimit } };
+  | { bytes: { limit: BodyLimit } }
+  /**
+   * Either of two forms, by Content-Type: JSON (within the app's `BODY_LIMIT`), or multipart read as a
+   * stream (an upload, with its fields), up to `multipart.limit`.
+   */
+  | { jsonOrMultipart: { json: z.ZodType; multipart: { limit: BodyLimit; parts: Record<string, 'file' | 'text'> } } };
 
 type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
 
@@ -37,7 +42,9 @@ export type BodyOutput<B> = B extends z.ZodType
         ? MultipartBody
         : B extends { bytes: unknown }
           ? BytesBody
-          : Record<never, never>;
+          : B extends { jsonOrMultipart: { json: infer S } }
+            ? { form: 'json'; value: SchemaOutput<S> } | { form: 'multipart'; parts: MultipartBody }
+            : Record<never, never>;
 
 /** The parsed parts of a request, each by its declared schema. */
 export interface RouteParts<P, Q, H, B> {
@@ -155,7 +162,8 @@ export type BodyDeclaration =
   | { kind: 'none' }
   | { kind: 'json' | 'form'; schema: z.ZodType; limit?: number }
   | { kind: 'multipart'; limit: BodyLimit; parts: Record<string, 'file' | 'text'> }
-  | { kind: 'bytes'; limit: BodyLimit };
+  | { kind: 'bytes'; limit: BodyLimit }
+  | { kind: 'jsonOrMultipart'; schema: z.ZodType; limit: BodyLimit; parts: Record<string, 'file' | 'text'> };
 
 export function defineRoute<P = undefined, Q = undefined, H = undefined, B = undefined, I = unknown, O = unknown>(
   spec: RouteSpec<P, Q, H, B, I, O>,
@@ -190,6 +198,7 @@ function bodyDeclaration(method: HttpMethod, body: BodySpec | undefined): BodyDe
   if (body instanceof z.ZodType) return { kind: 'json', schema: body };
   if ('multipart' in body) return { kind: 'multipart', ...body.multipart };
   if ('bytes' in body) return { kind: 'bytes', ...body.bytes };
+  if ('jsonOrMultipart' in body) return { kind: 'jsonOrMultipart', schema: body.jsonOrMultipart.json, ...body.jsonOrMultipart.multipart };
   if ('form' in body) return { kind: 'form', schema: body.form, limit: body.limit };
   return { kind: 'json', schema: body.json, limit: body.limit };
 }

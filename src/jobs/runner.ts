@@ -11,6 +11,8 @@ export interface RunnerOptions {
   intervalMs: number;
   /** How long a claim holds without renewal; a crashed worker's jobs are claimed again after it. */
   leaseMs?: number;
+  /** Only these jobs, by id (the CLI runs the import it started, not another process's). */
+  only?: readonly string[];
 }
 
 export interface JobRunner {
@@ -58,7 +60,7 @@ export function createJobRunner(ctx: JobContext, options: RunnerOptions): JobRun
         await Promise.race(inFlight);
         continue;
       }
-      const claimed = await claimJobs(ctx.db, { kinds, owner, limit: free, now: now(), leaseExpiresAt: leaseEnd() });
+      const claimed = await claimJobs(ctx.db, { kinds, ids: options.only, owner, limit: free, now: now(), leaseExpiresAt: leaseEnd() });
       for (const job of claimed) {
         const running = execute(job).finally(() => inFlight.delete(running));
         inFlight.add(running);

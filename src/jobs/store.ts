@@ -94,6 +94,8 @@ export interface ClaimedJob extends Lease {
 
 export interface ClaimRequest {
   kinds: readonly string[];
+  /** Only these jobs (a CLI running the one job it started); any due job of the kinds when absent. */
+  ids?: readonly string[];
   owner: string;
   limit: number;
   now: string;
@@ -104,7 +106,7 @@ export const leaseExpiredError = 'The worker running the previous attempt stoppe
 
 /** Jobs of the request's kinds that are due, or whose worker's lease expired, oldest first. */
 function claimable(db: Db, request: ClaimRequest, limit: number) {
-  return db.kysely
+  const query = db.kysely
     .selectFrom('jobs')
     .select(['id', 'kind', 'payload', 'state', 'attempts', 'max_attempts', 'created_by'])
     .where((where) =>
@@ -117,6 +119,7 @@ function claimable(db: Db, request: ClaimRequest, limit: number) {
     .orderBy('run_at')
     .orderBy('id')
     .limit(limit);
+  return request.ids === undefined ? query : query.where('id', 'in', request.ids.length > 0 ? [...request.ids] : ['']);
 }
 
 /**
@@ -204,4 +207,9 @@ export function failAttempt(db: Db, lease: Lease, now: string, error: string, re
 /** Gives the job back unfinished (the process is stopping): due at once, and this attempt does not count. */
 export function releaseJob(db: Db, lease: Lease, now: string): Promise<boolean> {
   return updateHeld(db, lease, { ...released(now), state: 'queued', run_at: now, attempts: lease.attempt - 1 });
+}
+
+/** A job that failed for good, queued again with its attempts counted afresh (an operator's `--resume`). */
+export async function requeueFailedJob(db: Db, id: string, now: string): Promise<void> {
+  await db.kysely.updateTable('jobs').set({ state: 'queued', run_at: now, attempts: 0, finished_at: null, updated_at: now }).where('id', '=', id).where('state', '=', 'failed').execute();
 }

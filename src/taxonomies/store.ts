@@ -55,6 +55,11 @@ export async function setTaxonomyCollections(db: Db, taxonomyId: string, collect
   }
 }
 
+/** Adds one collection to the definition's (the importer links taxonomies as their terms are used). */
+export async function addTaxonomyCollection(db: Db, taxonomyId: string, collectionId: string): Promise<void> {
+  await db.kysely.insertInto('taxonomy_collections').values({ taxonomy_id: taxonomyId, collection_id: collectionId }).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
 /** Removes the definition with its terms and every entry's terms of it (in one transaction, the caller's). */
 export async function deleteTaxonomy(db: Db, id: string): Promise<void> {
   await db.kysely.deleteFrom('entry_terms').where('taxonomy_id', '=', id).execute();
@@ -151,6 +156,15 @@ export async function listEntryTerms(db: Db, entryId: string, taxonomyId: string
     .where('entry_terms.entry_id', '=', entryId)
     .where('entry_terms.taxonomy_id', '=', taxonomyId)
     .orderBy('terms.slug')
+    .execute();
+}
+
+/** Terms of a new entry, in any taxonomies, in one statement (the importer's; an entry being written has none yet). */
+export async function addEntryTerms(db: Db, entry: { id: string; collectionId: string }, terms: readonly { termId: string; taxonomyId: string }[], now: string): Promise<void> {
+  if (terms.length === 0) return;
+  await db.kysely
+    .insertInto('entry_terms')
+    .values(terms.map((term) => ({ term_id: term.termId, taxonomy_id: term.taxonomyId, collection_id: entry.collectionId, entry_id: entry.id, created_at: now })))
     .execute();
 }
 

@@ -1,0 +1,53 @@
+import { KeyMaker } from '../../content/portable-text.ts';
+
+export interface ConvertOptions {
+  /** The site's address (`https://example.com`): media with a relative address is resolved against it. */
+  siteUrl?: string;
+  /**
+   * The post's `footnotes` meta value (a JSON array of `{id, content}`), which WordPress keeps outside
+   * the content and the `core/footnotes` block renders.
+   */
+  footnotes?: string;
+}
+
+/**
+ * What one post's conversion shares: keys that are unique in the whole document (nested blocks
+ * included) and the same for the same content, the options, and the warnings, one per kind.
+ */
+export class Conversion {
+  readonly #keys = new KeyMaker();
+  #keyCount = 0;
+  readonly #warnings = new Map<string, { message: string; count: number }>();
+
+  readonly options: ConvertOptions;
+
+  constructor(options: ConvertOptions) {
+    this.options = options;
+  }
+
+  key(): string {
+    return this.#keys.make(`wp-import:${this.#keyCount++}`);
+  }
+
+  /** Records a warning; one line per kind however often it happens, with the count. */
+  warn(kind: string, message: string): void {
+    const known = this.#warnings.get(kind);
+    if (known) known.count++;
+    else this.#warnings.set(kind, { message, count: 1 });
+  }
+
+  warnings(): string[] {
+    return [...this.#warnings.values()].map(({ message, count }) => (count > 1 ? `${message} (${count} times)` : message));
+  }
+
+  /** A media address made absolute against the site when it is relative; links keep their href exactly. */
+  mediaUrl(url: string): string {
+    const trimmed = url.trim();
+    if (this.options.siteUrl === undefined || trimmed === '' || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return trimmed;
+    try {
+      return new URL(trimmed, this.options.siteUrl.endsWith('/') ? this.options.siteUrl : `${this.options.siteUrl}/`).href;
+    } catch {
+      return trimmed;
+    }
+  }
+}

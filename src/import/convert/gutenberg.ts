@@ -1,0 +1,75 @@
+/**
+ * Block editor content: the block comments are parsed by WordPress's own parser, then each block is
+ * converted by its handler. A block's HTML is walked with a placeholder element where each inner block
+ * sits, so wrappers (a quote's `<blockquote>`, a list's `<ul>`) shape what their inner blocks become.
+ */
+import { parse } from '@wordpress/block-serialization-default-parser';
+import { attr, type Element } from './dom.ts';
+import { placeholderTag, plainInline, type FlowWriter, type Inline } from './flow.ts';
+import { handlerFor } from './blocks.ts';
+import { convertClassic } from './classic.ts';
+import type { Shape } from './text.ts';
+
+/** A block as WordPress's parser gives it (the package does not export the type). */
+export type ParsedBlock = ReturnType<typeof parse>[number];
+
+export function isBlockMarkup(html: string): boolean {
+  return /<!--\s+wp:[a-z]/.test(html);
+}
+
+export function parseBlocks(html: string): ParsedBlock[] {
+  return parse(html);
+}
+
+/** The block's HTML with a placeholder element where each inner block goes. */
+export function htmlWithPlaceholders(block: ParsedBlock): string {
+  let inner = 0;
+  return block.innerContent.map((part) => (part === null ? `<${placeholderTag} data-index="${inner++}"></${placeholderTag}>` : part)).join('');
+}
+
+/** Walks a block's own HTML, converting each inner block where its placeholder is. */
+export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Shape, at: Inline = plainInline): void {
+  const placeholders = (element: Element, target: FlowWriter, placeholderShape: Shape): void => {
+    const inner = block.innerBlocks[Number(attr(element, 'data-index'))];
+    if (inner) writeBlock(inner, target, placeholderShape);
+  };
+  writer.html(htmlWithPlaceholders(block), { ...at, placeholders }, shape);
+  writer.flush(shape);
+}
+
+export function writeBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
+  if (block.blockName === null) writeFreeform(block, writer, shape);
+  else handlerFor(block.blockName)(block, writer, shape);
+}
+
+export function writeBlocks(blocks: readonly ParsedBlock[], writer: FlowWriter, shape: Shape = { style: 'normal' }): void {
+  for (const block of blocks) writeBlock(block, writer, shape);
+}
+
+/** Classic HTML between blocks, read as a classic post is. */
+function writeFreeform(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
+  if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
+}
+
+/**
+ * A block written back as block markup, for blocks kept with their source. Attributes are escaped the
+ * way WordPress escapes them, so the JSON cannot end the comment or be read as markup.
+ */
+export function serializeBlock(block: ParsedBlock): string {
+  if (block.blockName === null) return block.innerHTML;
+  const name = block.blockName.startsWith('core/') ? block.blockName.slice('core/'.length) : block.blockName;
+  const attributes = block.attrs && Object.keys(block.attrs).length > 0 ? ` ${escapeAttributes(JSON.stringify(block.attrs))}` : '';
+  if (block.innerContent.length === 0) return `<!-- wp:${name}${attributes} /-->`;
+  let inner = 0;
+  const content = block.innerContent.map((part) => (part === null ? serializeBlock(block.innerBlocks[inner++] as ParsedBlock) : part)).join('');
+  return `<!-- wp:${name}${attributes} -->${content}<!-- /wp:${name} -->`;
+}
+
+function escapeAttributes(json: string): string {
+  return json
+    .replace(/--/g, '\\u002d\\u002d')
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\\"/g, '\\u0022');
+}

@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import { access, defineOperation } from '../core/operation.ts';
+import type { MultipartBody } from '../http/body.ts';
+import { analyzeUpload, describeAnalysis, receiveUpload, removeExpiredAnalyses, requireAnalysis, type AnalysisView } from './analysis.ts';
+import { jobView, requireImportJob } from './job-view.ts';
+import { preparePostTypes, type PreparedType } from './prepare.ts';
+import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
+import { startImport } from './start.ts';
+import { validationError } from '../core/errors.ts';
+
+/** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
+const importAccess = access.scope('admin');
+
+/** The file the export source reads; live-site sources (issue 16) add theirs beside it. */
+const fileSource = 'wxr';
+
+export const analyzeImport = defineOperation({
+  name: 'import.analyze',
+  access: importAccess,
+  async run(ctx, input: { parts: MultipartBody }): Promise<AnalysisView> {
+    await removeExpiredAnalyses(ctx);
+    const upload = await receiveUpload(ctx, input.parts, []);
+    return analyzeUpload(ctx, fileSource, upload);
+  },
+});
+
+export const prepareImport = defineOperation({
+  name: 'import.prepare',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof PrepareBody>): Promise<{ items: PreparedType[] }> {
+    return { items: await preparePostTypes(ctx, input) };
+  },
+});
+
+/**
+ * `POST /import/legacy/execute`, in either form of import.md: B, JSON `{analysisId, options}` for an
+ * upload analysed before; A, multipart `file` and `config` (JSON with `postTypeMappings`), the file
+ * analysed and imported in one request.
+ */
+export const executeImport = defineOperation({
+  name: 'import.execute',
+  access: importAccess,
+  async run(ctx, input: { form: 'json'; value: z.output<typeof ExecuteJsonBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<ImportJobView> {
+    if (input.form === 'json') return startImport(ctx, input.value);
+    const upload = await receiveUpload(ctx, input.parts, ['config']);
+    let config: z.output<typeof ExecuteConfig>;
+    try {
+      config = parseConfig(upload.fields.config);
+    } catch (error) {
+      await ctx.storage.delete([upload.key]);
+      throw error;
+    }
+    const analysis = await analyzeUpload(ctx, fileSource, upload);
+    return startImport(ctx, { analysisId: analysis.analysisId, options: config.options, postTypeMappings: config.postTypeMappings, authorMapping: config.authorMapping });
+  },
+});
+
+/** Form A's `config` part, as JSON. */
+function parseConfig(text: string | undefined): z.output<typeof ExecuteConfig> {
+  if (text === undefined) throw validationError([{ path: 'config', message: 'Required: a JSON part named config with postTypeMappings' }]);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw validationError([{ path: 'config', message: 'Must be JSON' }]);
+  }
+  const parsed = ExecuteConfig.safeParse(json);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => ({ path: ['config', ...issue.path].join('.'), message: issue.message })));
+  return parsed.data;
+}
+
+export const getAnalysis = defineOperation({
+  name: 'import.getAnalysis',
+  access: importAccess,
+  async run(ctx, input: { id: string }): Promise<AnalysisView> {
+    return describeAnalysis(ctx.db, await requireAnalysis(ctx, input.id));
+  },
+});
+
+export const getImportJob = defineOperation({
+  name: 'import.getJob',
+  access: importAccess,
+  async run(ctx, input: { id: string }): Promise<{ item: ImportJobView }> {
+    return { item: await jobView(ctx, await requireImportJob(ctx, input.id)) };
+  },
+});
+
+const finished = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * `GET /import/jobs/:id/progress`: NDJSON, a line whenever the job's progress or state changes (read
+ * from the database, so any process may be running it), the last one with the report.
+ */
+export const followImportJob = defineOperation({
+  name: 'import.followJob',
+  access: importAccess,
+  async run(ctx, input: { id: string }): Promise<AsyncIterable<ImportJobView>> {
+    await requireImportJob(ctx, input.id);
+    return (async function* () {
+      let last = '';
+      for (;;) {
+        const view = await jobView(ctx, await requireImportJob(ctx, input.id));
+        const seen = JSON.stringify([view.state, view.progress, view.attempts]);
+        if (seen !== last) {
+          last = seen;
+          yield view;
+        }
+        if (finished.has(view.state)) return;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    })();
+  },
+});
+
+/** How often a followed job is read again. */
+const pollMs = 250;

@@ -1,0 +1,60 @@
+import type { Db } from '../db/connection.ts';
+import type { ImportReport } from './schemas.ts';
+import type { AttachmentRef } from './sources/types.ts';
+import * as store from './store.ts';
+
+/**
+ * The report of an import (DECISIONS §7), read from what the job wrote (checkpoints and notes), so
+ * it is the same however many times the job was interrupted and resumed.
+ */
+export async function buildReport(db: Db, jobId: string, sourceKey: string, includeMedia: boolean): Promise<ImportReport> {
+  const counts: Record<string, number> = {};
+  let sections = 0;
+  let terms = 0;
+  let bylines = 0;
+  let featuredImages = 0;
+  let menus = 0;
+  for (const row of await store.countsByCollection(db, jobId)) {
+    if (row.kind === 'post' && row.collection !== null) counts[row.collection] = row.count;
+    else if (row.kind === 'section') sections = row.count;
+    else if (row.kind.startsWith('term:')) terms += row.count;
+    else if (row.kind === 'author') bylines = row.count;
+    else if (row.kind === 'featured') featuredImages = row.count;
+    else if (row.kind === 'menu') menus = row.count;
+  }
+  const notes = await store.listNotes(db, jobId);
+  const skipped = new Map<string, { reason: string; count: number; items: { sourceId: string; title: string | null }[] }>();
+  const failed: ImportReport['failed'] = [];
+  const warnings: ImportReport['warnings'] = [];
+  let alreadyImported = 0;
+  for (const note of notes) {
+    if (note.kind === 'existing') alreadyImported++;
+    else if (note.kind === 'failed') failed.push({ sourceId: note.source_id, title: note.title, cause: note.message });
+    else if (note.kind === 'warning') warnings.push({ sourceId: note.source_id, title: note.title, message: note.message });
+    else {
+      const group = skipped.get(note.message) ?? { reason: note.message, count: 0, items: [] };
+      group.count++;
+      group.items.push({ sourceId: note.source_id, title: note.title });
+      skipped.set(note.message, group);
+    }
+  }
+  const attachments = await store.attachmentsOfJob(db, sourceKey);
+  const menuRows = (await store.importedOfKind(db, sourceKey, 'menu_item')).filter((row) => row.job_id === jobId && row.target_id !== '' && row.target_id !== '-');
+  return {
+    counts,
+    sections,
+    terms,
+    bylines,
+    menus,
+    menuItems: menuRows.length,
+    alreadyImported,
+    media: {
+      attachments: attachments.length,
+      featuredImages,
+      pending: includeMedia ? attachments.map((row) => ({ id: row.source_id, url: (JSON.parse(row.data!) as AttachmentRef).url })) : [],
+    },
+    skipped: [...skipped.values()],
+    failed,
+    warnings,
+  };
+}

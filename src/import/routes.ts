@@ -1,0 +1,63 @@
+import type { Config } from '../config.ts';
+import { defineRoute } from '../http/route.ts';
+import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, prepareImport } from './operations.ts';
+import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, PrepareBody, PrepareResponse } from './schemas.ts';
+
+const tag = 'Import';
+
+/** An export file may be as large as IMPORT_UPLOAD_LIMIT, plus room for the multipart framing and config. */
+const uploadLimit = { fromConfig: (config: Config) => config.import.uploadLimit + 64 * 1024, description: 'IMPORT_UPLOAD_LIMIT (default 1 GB) plus 64 KiB' };
+
+export const importRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/analyze',
+    tag,
+    summary: 'Analyse a WordPress export file (multipart: file): post types and their target collections, authors, taxonomies, menus, media; keeps the upload for execute',
+    operation: analyzeImport,
+    body: { multipart: { limit: uploadLimit, parts: { file: 'file' } } },
+    input: ({ body }) => ({ parts: body }),
+    status: 201,
+    response: AnalysisResponse,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/import/legacy/analyses/:id',
+    tag,
+    summary: 'An analysis again, its post types checked against the collections as they are now',
+    operation: getAnalysis,
+    params: JobParams,
+    response: AnalysisResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/prepare',
+    tag,
+    summary: 'Create the collections and fields the enabled post types need',
+    operation: prepareImport,
+    body: PrepareBody,
+    response: PrepareResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/execute',
+    tag,
+    summary: 'Start an import: JSON {analysisId, options} for an analysed upload (form B), or multipart file and config {postTypeMappings} (form A); answers with the import job',
+    operation: executeImport,
+    body: { jsonOrMultipart: { json: ExecuteJsonBody, multipart: { limit: uploadLimit, parts: { file: 'file', config: 'text' } } } },
+    input: ({ body }) => body,
+    status: 201,
+    response: ImportJobResponse,
+    data: (item) => ({ item }),
+  }),
+  defineRoute({ method: 'get', path: '/import/jobs/:id', tag, summary: 'An import job: state, progress and, once finished, its report', operation: getImportJob, params: JobParams, response: ImportJobResponse }),
+  defineRoute({
+    method: 'get',
+    path: '/import/jobs/:id/progress',
+    tag,
+    summary: 'Follow an import job as NDJSON: a line at each change of progress or state, the last with the report',
+    operation: followImportJob,
+    params: JobParams,
+    result: { kind: 'ndjson', line: ImportJobSchema, lines: (lines) => lines },
+  }),
+];

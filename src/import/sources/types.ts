@@ -1,0 +1,152 @@
+import type { Readable } from 'node:stream';
+import type { PortableTextBlock } from '../../content/value-types.ts';
+
+/**
+ * The source extension interface (import.md "Source extension interface"): every platform Folio
+ * imports from is one of these, registered by id. A source turns its input into normalized records;
+ * everything after (collections, entries, terms, menus, bylines, the report) is the importer's and
+ * the same for every source.
+ */
+
+/** What a source reads: an uploaded file, a site's URL (with a token), or an OAuth connection. */
+export type SourceInput =
+  | { type: 'file'; file: () => Promise<Readable>; filename: string }
+  | { type: 'url'; url: string; token?: string }
+  | { type: 'oauth'; url: string; accessToken: string };
+
+export interface ProbeResult {
+  sourceId: string;
+  confidence: 'definite' | 'likely' | 'possible';
+  detected: Record<string, unknown>;
+}
+
+export interface SourceContext {
+  signal?: AbortSignal;
+}
+
+/** A custom field as the analysis found it: the type its values agree on, or `json` when they do not. */
+export interface MetaFieldShape {
+  key: string;
+  type: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'json';
+}
+
+export interface PostTypeAnalysis {
+  name: string;
+  count: number;
+  /** Whether any item has a parent of the same type (pages): the collection gets a `parent` reference. */
+  hierarchical: boolean;
+  hasMenuOrder: boolean;
+  hasSticky: boolean;
+  metaFields: MetaFieldShape[];
+}
+
+/** What a source learns of its input before anything is written (the analysis step). */
+export interface SourceAnalysis {
+  site: { title: string; url: string; language?: string };
+  /** Identifies the site: re-runs of the same source share it, so nothing is imported twice. */
+  sourceKey: string;
+  /** The source format's version, where it has one (WXR 1.0-1.2). */
+  version?: string;
+  postTypes: PostTypeAnalysis[];
+  skipped: { postType: string; count: number; reason: string }[];
+  attachments: { images: number; video: number; audio: number; other: number };
+  authors: { login: string; displayName: string; email: string; posts: number }[];
+  taxonomies: { name: string; hierarchical: boolean; terms: number }[];
+  menus: { name: string; label: string; items: number }[];
+  reusableBlocks: number;
+  comments: number;
+}
+
+export interface AttachmentRef {
+  sourceId: string;
+  url: string;
+  parentId?: string;
+}
+
+/** An author of the source: a byline is made or reused from it (keyed by `sourceId`). */
+export interface NormalizedAuthor {
+  sourceId: string;
+  login: string;
+  displayName: string;
+  email?: string;
+}
+
+/** A term of a taxonomy; `parent` names the parent term's `sourceId`. */
+export interface NormalizedTerm {
+  /** The term's slug in the source: items and parents name terms by it. */
+  sourceId: string;
+  /** The source's numeric id, which menu items name. */
+  termId?: string;
+  taxonomy: string;
+  slug: string;
+  name: string;
+  description?: string;
+  parent?: string;
+}
+
+/** A menu item; its target is a post or term of the same import by source id, or a custom URL. */
+export interface NormalizedMenuItem {
+  sourceId: string;
+  menu: { slug: string; name: string };
+  label: string;
+  parent?: string;
+  order: number;
+  link: { kind: 'post'; sourceId: string } | { kind: 'term'; taxonomy: string; sourceId: string } | { kind: 'custom'; url: string };
+  target?: string;
+  titleAttribute?: string;
+  cssClasses?: string;
+  description?: string;
+}
+
+/**
+ * The normalized item of import.md §2, with what a lossless import needs besides: the page
+ * hierarchy, menu order, every date, every term by taxonomy and the untouched source for items
+ * whose content could not be converted.
+ */
+export interface NormalizedItem {
+  sourceId: string;
+  postType: string;
+  status: string;
+  slug: string;
+  title: string;
+  content: PortableTextBlock[];
+  excerpt?: string;
+  /** Published date (GMT), ISO 8601. */
+  date: string;
+  modified?: string;
+  /** The first author's login. */
+  author?: string;
+  authors: string[];
+  categories: string[];
+  tags: string[];
+  /** Every term by taxonomy (`category`, `post_tag`, custom ones), by term slug. */
+  terms: { taxonomy: string; slug: string; name: string }[];
+  meta: Record<string, unknown>;
+  featuredImage?: string;
+  parent?: string;
+  menuOrder?: number;
+  sticky?: boolean;
+  commentCount: number;
+  /** Warnings of the conversion (a shortcode kept raw, an encoding fixed). */
+  warnings: string[];
+  /** Set when the content could not be converted: the item is saved as a draft with its original content. */
+  failure?: { cause: string; original: string };
+}
+
+export type ImportRecord =
+  | { kind: 'author'; author: NormalizedAuthor }
+  | { kind: 'term'; term: NormalizedTerm }
+  | { kind: 'item'; item: NormalizedItem }
+  | { kind: 'menuItem'; menuItem: NormalizedMenuItem }
+  | { kind: 'section'; section: { sourceId: string; slug: string; title: string; content: PortableTextBlock[] } }
+  | { kind: 'attachment'; attachment: AttachmentRef }
+  | { kind: 'skipped'; sourceId: string; title: string; postType: string; reason: string };
+
+export interface ImportSource {
+  id: string;
+  name: string;
+  probe?(url: string): Promise<ProbeResult | null>;
+  analyze(input: SourceInput, context: SourceContext): Promise<SourceAnalysis>;
+  /** The records of the input one at a time: authors and terms first, then items in source order. */
+  fetchContent(input: SourceInput, options: SourceContext): AsyncIterable<ImportRecord>;
+}

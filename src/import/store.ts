@@ -1,0 +1,117 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.ts';
+import type { ImportAnalysesTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
+
+/** The SQL of imports: stored analyses, the map of imported source items, the report's notes. */
+
+export type AnalysisRow = Selectable<ImportAnalysesTable>;
+export type ImportItemRow = Selectable<ImportItemsTable>;
+export type NoteRow = Selectable<ImportNotesTable>;
+
+export async function insertAnalysis(db: Db, row: AnalysisRow): Promise<void> {
+  await db.kysely.insertInto('import_analyses').values(row).execute();
+}
+
+export async function findAnalysis(db: Db, id: string): Promise<AnalysisRow | undefined> {
+  return db.kysely.selectFrom('import_analyses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Removes analyses past their expiry; returns their files' keys for the caller to delete. */
+export async function deleteExpiredAnalyses(db: Db, now: string): Promise<string[]> {
+  const expired = await db.kysely.selectFrom('import_analyses').select(['id', 'storage_key']).where('expires_at', '<=', now).execute();
+  if (expired.length === 0) return [];
+  await db.kysely.deleteFrom('import_analyses').where('id', 'in', expired.map((row) => row.id)).execute();
+  return expired.map((row) => row.storage_key);
+}
+
+/** The items among `sourceIds` an import of this source already made (a resumed or repeated run skips them). */
+export async function importedIds(db: Db, sourceKey: string, kind: string, sourceIds: readonly string[]): Promise<Map<string, ImportItemRow>> {
+  if (sourceIds.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', kind).where('source_id', 'in', [...sourceIds]).execute();
+  return new Map(rows.map((row) => [row.source_id, row]));
+}
+
+/** Every item of a kind this source has had imported (terms, bylines, menus: small sets). */
+export async function importedOfKind(db: Db, sourceKey: string, kind: string): Promise<ImportItemRow[]> {
+  return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', kind).execute();
+}
+
+export async function insertImportItems(db: Db, rows: ImportItemRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.kysely.insertInto('import_items').values(rows).execute();
+}
+
+/**
+ * Rows that only name another row's target a second way (a term by its numeric id): one an earlier
+ * export of the same site recorded already stays as it is.
+ */
+export async function insertAliases(db: Db, rows: ImportItemRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.kysely.insertInto('import_items').values(rows).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
+export async function setImportItemTarget(db: Db, row: Pick<ImportItemRow, 'source_key' | 'kind' | 'source_id'>, targetId: string): Promise<void> {
+  await db.kysely.updateTable('import_items').set({ target_id: targetId }).where('source_key', '=', row.source_key).where('kind', '=', row.kind).where('source_id', '=', row.source_id).execute();
+}
+
+/** The rows of a kind that carry data for a later pass, a page at a time by source id. */
+export async function itemsWithData(db: Db, sourceKey: string, kind: string, after: string, limit: number): Promise<ImportItemRow[]> {
+  return db.kysely
+    .selectFrom('import_items')
+    .selectAll()
+    .where('source_key', '=', sourceKey)
+    .where('kind', '=', kind)
+    .where('data', 'is not', null)
+    .where('source_id', '>', after)
+    .orderBy('source_id')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertNotes(db: Db, rows: NoteRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.kysely.insertInto('import_notes').values(rows).execute();
+}
+
+/** Source ids among `sourceIds` this job has noted as skipped, failed or already there: handled. */
+export async function notedSourceIds(db: Db, jobId: string, sourceIds: readonly string[]): Promise<Set<string>> {
+  if (sourceIds.length === 0) return new Set();
+  const rows = await db.kysely
+    .selectFrom('import_notes')
+    .select('source_id')
+    .where('job_id', '=', jobId)
+    .where('kind', 'in', ['skipped', 'failed', 'existing'])
+    .where('source_id', 'in', [...sourceIds])
+    .execute();
+  return new Set(rows.map((row) => row.source_id));
+}
+
+export async function listNotes(db: Db, jobId: string): Promise<NoteRow[]> {
+  return db.kysely.selectFrom('import_notes').selectAll().where('job_id', '=', jobId).orderBy('created_at').execute();
+}
+
+/** Entries, sections and media references a job made, by collection (null for sections and attachments). */
+export async function countsByCollection(db: Db, jobId: string): Promise<{ kind: string; collection: string | null; count: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('import_items')
+    .select(['kind', 'collection', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('job_id', '=', jobId)
+    .groupBy(['kind', 'collection'])
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, collection: row.collection, count: Number(row.count) }));
+}
+
+export async function attachmentsOfJob(db: Db, sourceKey: string): Promise<ImportItemRow[]> {
+  return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', 'attachment').orderBy('source_id').execute();
+}
+
+/** The newest job of `kind` importing a file of this name that has not succeeded. */
+export async function latestUnfinishedImport(db: Db, kind: string, filename: string): Promise<{ id: string; state: string } | undefined> {
+  const jobs = await db.kysely.selectFrom('jobs').select(['id', 'payload', 'state']).where('kind', '=', kind).where('state', '!=', 'succeeded').orderBy('created_at', 'desc').execute();
+  for (const job of jobs) {
+    const { analysisId } = JSON.parse(job.payload) as { analysisId: string };
+    const analysis = await findAnalysis(db, analysisId);
+    if (analysis?.filename === filename) return { id: job.id, state: job.state };
+  }
+  return undefined;
+}

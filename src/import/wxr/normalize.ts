@@ -1,0 +1,98 @@
+import { isSerialized, unserialize } from 'php-serialize';
+import type { MetaFieldShape } from '../sources/types.ts';
+
+/**
+ * WordPress's ways of writing values, made plain: its dates, its percent-encoded slugs and its
+ * PHP-serialized meta values.
+ */
+
+const zeroDate = /^0000-00-00/;
+
+/** `2013-04-09 13:37:45` (GMT) as ISO 8601; undefined for WordPress's "no date" and anything unreadable. */
+export function gmtDate(text: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(text.trim());
+  if (!match || zeroDate.test(text)) return undefined;
+  const date = new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}.000Z`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** WordPress keeps non-Latin slugs percent-encoded (`%e6%97%a5`); Folio keeps them as letters. */
+export function decodeSlug(slug: string): string {
+  try {
+    return decodeURIComponent(slug).toLowerCase();
+  } catch {
+    return slug.toLowerCase();
+  }
+}
+
+/**
+ * A meta value as a value: PHP-serialized arrays and objects decoded (objects of unknown classes
+ * become plain objects), numbers-as-text left as text (the field type decides later).
+ */
+export function metaValue(raw: string): unknown {
+  const text = raw.trim();
+  if (!isSerialized(text)) return raw;
+  try {
+    return plain(unserialize(text, {}, { strict: false }));
+  } catch {
+    return raw;
+  }
+}
+
+/** A decoded PHP value as JSON can hold it: PHP arrays with keys 0..n-1 become arrays. */
+function plain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plain);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.every(([key], index) => key === String(index))) return entries.map(([, item]) => plain(item));
+  return Object.fromEntries(entries.map(([key, item]) => [key, plain(item)]));
+}
+
+/** Meta keys that become fields must be field slugs; others go into the `meta` JSON field. */
+export function metaFieldSlug(key: string): string | undefined {
+  const slug = key.toLowerCase();
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(slug) || reservedSlugs.has(slug) || slug !== key) return undefined;
+  return slug;
+}
+
+/** The import's own fields and the slugs the schema reserves (schema/operations.ts). */
+const reservedSlugs = new Set([
+  'title', 'content', 'excerpt', 'featured_image', 'parent', 'menu_order', 'sticky', 'meta',
+  'id', 'type', 'slug', 'status', 'data', 'locale', 'version', 'rev', 'created_at', 'updated_at', 'published_at', 'scheduled_at', 'deleted_at',
+  'oid', 'rowid', 'xmin', 'xmax', 'cmin', 'cmax', 'ctid', 'tableoid',
+]);
+
+type MetaType = MetaFieldShape['type'];
+
+/** The narrowest type one value fits. */
+function typeOf(value: unknown): MetaType {
+  if (typeof value !== 'string') return 'json';
+  if (/^-?\d{1,15}$/.test(value)) return 'integer';
+  if (/^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return 'number';
+  return value.length <= 200 && !/[\r\n]/.test(value) ? 'string' : 'text';
+}
+
+const widening: Record<MetaType, MetaType[]> = {
+  integer: ['integer', 'number', 'string', 'text'],
+  number: ['number', 'string', 'text'],
+  string: ['string', 'text'],
+  text: ['text'],
+  boolean: ['boolean'],
+  json: ['json'],
+};
+
+/** The type both values fit: the wider of two on one ladder, else `json`. */
+export function agreeingType(current: MetaType | undefined, value: unknown): MetaType {
+  const next = typeOf(value);
+  if (current === undefined) return next;
+  if (widening[current].includes(next)) return next;
+  if (widening[next].includes(current)) return current;
+  return 'json';
+}
+
+/** A text meta value as its field's type stores it. */
+export function typedMetaValue(type: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (type === 'integer' || type === 'number') return Number(value);
+  return value;
+}

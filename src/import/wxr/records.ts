@@ -1,0 +1,63 @@
+/** What the WXR reader yields: the file's own records, text as written (normalized later by the source). */
+
+export interface WxrChannel {
+  title: string;
+  link: string;
+  description: string;
+  language: string;
+  version: string;
+  baseSiteUrl: string;
+  baseBlogUrl: string;
+}
+
+export interface WxrAuthor {
+  id: string;
+  login: string;
+  email: string;
+  displayName: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface WxrTerm {
+  id: string;
+  /** `category`, `post_tag`, `nav_menu` or a custom taxonomy's name. */
+  taxonomy: string;
+  slug: string;
+  /** The parent's slug (categories) or id (terms), empty at the top. */
+  parent: string;
+  name: string;
+  description: string;
+}
+
+export interface WxrItem {
+  id: string;
+  title: string;
+  link: string;
+  guid: string;
+  content: string;
+  excerpt: string;
+  date: string;
+  dateGmt: string;
+  modified: string;
+  modifiedGmt: string;
+  slug: string;
+  status: string;
+  parent: string;
+  menuOrder: string;
+  postType: string;
+  password: string;
+  sticky: string;
+  attachmentUrl: string;
+  /** `dc:creator`: author logins, in order. */
+  creators: string[];
+  terms: { taxonomy: string; slug: string; name: string }[];
+  meta: { key: string; value: string }[];
+  commentCount: number;
+}
+
+export type WxrRecord =
+  | { kind: 'channel'; channel: WxrChannel }
+  | { kind: 'author'; author: WxrAuthor }
+  | { kind: 'term'; term: WxrTerm }
+  | { kind: 'item'; item: WxrItem };

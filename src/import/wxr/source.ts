@@ -1,0 +1,288 @@
+import { convertPostContent } from '../convert/index.ts';
+import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
+import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue } from './normalize.ts';
+import { badExport, readWxr } from './reader.ts';
+import type { WxrChannel, WxrItem } from './records.ts';
+
+/**
+ * The `wxr` source: a WordPress export file (extended RSS). Everything an export holds is read:
+ * every post type, drafts and private posts, all meta, the whole term hierarchy, menus and
+ * attachment metadata. The file is read as a stream each time (analysis, then the import's passes).
+ */
+
+/** Post types that are not content: what they are instead, for the analysis' "skipped" list. */
+const notContent: Record<string, string> = {
+  revision: 'revisions are not imported (the latest version of each post is)',
+  customize_changeset: 'Customizer drafts are theme settings, not content',
+  custom_css: 'custom CSS belongs to the theme',
+  oembed_cache: 'cached embeds are rebuilt from the content',
+  user_request: 'privacy requests are not content',
+  wp_global_styles: 'global styles belong to the theme',
+  wp_template: 'block templates belong to the theme',
+  wp_template_part: 'block template parts belong to the theme',
+  wp_navigation: 'block navigation is imported through the classic menus (nav_menu_item)',
+  wp_font_family: 'fonts belong to the theme',
+  wp_font_face: 'fonts belong to the theme',
+};
+
+const imageExtensions = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
+const videoExtensions = /\.(?:mp4|m4v|mov|webm|ogv|avi|wmv|mkv|3gp)$/i;
+const audioExtensions = /\.(?:mp3|m4a|ogg|oga|wav|flac|aac|wma)$/i;
+
+function fileOf(input: SourceInput) {
+  if (input.type !== 'file') throw badExport('The wxr source reads an uploaded export file');
+  return input.file();
+}
+
+/** What identifies the site: its blog URL, else its site URL, else its title. */
+function sourceKeyOf(channel: WxrChannel): string {
+  const url = channel.baseBlogUrl || channel.link || channel.baseSiteUrl;
+  return `wxr:${(url || channel.title).replace(/\/+$/, '').toLowerCase()}`;
+}
+
+function siteUrlOf(channel: WxrChannel): string {
+  return (channel.baseBlogUrl || channel.link || channel.baseSiteUrl).replace(/\/+$/, '');
+}
+
+function metaMap(item: WxrItem): Map<string, string> {
+  return new Map(item.meta.map(({ key, value }) => [key, value]));
+}
+
+function attachmentKind(url: string): 'images' | 'video' | 'audio' | 'other' {
+  const path = url.split(/[?#]/)[0] ?? '';
+  if (imageExtensions.test(path)) return 'images';
+  if (videoExtensions.test(path)) return 'video';
+  if (audioExtensions.test(path)) return 'audio';
+  return 'other';
+}
+
+export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
+  let channel: WxrChannel | undefined;
+  const postTypes = new Map<string, PostTypeAnalysis & { ids: Set<string>; parents: string[]; meta: Map<string, ReturnType<typeof agreeingType>> }>();
+  const skipped = new Map<string, { count: number; reason: string }>();
+  const attachments: SourceAnalysis['attachments'] = { images: 0, video: 0, audio: 0, other: 0 };
+  const authors = new Map<string, SourceAnalysis['authors'][number]>();
+  const taxonomies = new Map<string, { name: string; hierarchical: boolean; terms: Set<string> }>();
+  const menus = new Map<string, { name: string; label: string; items: number }>();
+  let reusableBlocks = 0;
+  let comments = 0;
+  const taxonomy = (name: string) => {
+    let found = taxonomies.get(name);
+    if (!found) taxonomies.set(name, (found = { name, hierarchical: name === 'category', terms: new Set() }));
+    return found;
+  };
+  const skip = (postType: string, reason: string) => {
+    const entry = skipped.get(postType) ?? { count: 0, reason };
+    entry.count++;
+    skipped.set(postType, entry);
+  };
+
+  for await (const record of readWxr(await fileOf(input))) {
+    if (record.kind === 'channel') channel = record.channel;
+    else if (record.kind === 'author') {
+      authors.set(record.author.login, { login: record.author.login, displayName: record.author.displayName || record.author.login, email: record.author.email, posts: 0 });
+    } else if (record.kind === 'term') {
+      const { term } = record;
+      if (term.taxonomy === 'nav_menu') {
+        if (!menus.has(term.slug)) menus.set(term.slug, { name: term.slug, label: term.name || term.slug, items: 0 });
+      } else if (term.taxonomy !== '') {
+        const known = taxonomy(term.taxonomy);
+        known.terms.add(term.slug);
+        if (term.parent !== '') known.hierarchical = true;
+      }
+    } else {
+      const { item } = record;
+      comments += item.commentCount;
+      if (item.postType === 'attachment') {
+        const url = item.attachmentUrl || item.guid;
+        attachments[attachmentKind(url)]++;
+        continue;
+      }
+      if (item.postType === 'nav_menu_item') {
+        const menu = item.terms.find((term) => term.taxonomy === 'nav_menu');
+        if (menu) {
+          const known = menus.get(menu.slug) ?? { name: menu.slug, label: menu.name || menu.slug, items: 0 };
+          known.items++;
+          menus.set(menu.slug, known);
+        } else skip('nav_menu_item', 'menu items that belong to no menu');
+        continue;
+      }
+      if (item.postType === 'wp_block') {
+        reusableBlocks++;
+        continue;
+      }
+      if (Object.hasOwn(notContent, item.postType)) {
+        skip(item.postType, notContent[item.postType]!);
+        continue;
+      }
+      if (['trash', 'auto-draft', 'inherit'].includes(item.status)) {
+        skip(`${item.postType} (${item.status})`, `status ${item.status} is not imported (DECISIONS §7)`);
+        continue;
+      }
+      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
+      postTypes.set(item.postType, type);
+      type.count++;
+      type.ids.add(item.id);
+      if (item.parent !== '' && item.parent !== '0') type.parents.push(item.parent);
+      if (item.menuOrder !== '' && item.menuOrder !== '0') type.hasMenuOrder = true;
+      if (item.sticky === '1') type.hasSticky = true;
+      for (const login of item.creators) {
+        const author = authors.get(login) ?? { login, displayName: login, email: '', posts: 0 };
+        author.posts++;
+        authors.set(login, author);
+      }
+      for (const term of item.terms) if (term.taxonomy !== 'nav_menu') taxonomy(term.taxonomy).terms.add(term.slug);
+      for (const { key, value } of item.meta) {
+        if (key.startsWith('_') || metaFieldSlug(key) === undefined) continue;
+        type.meta.set(key, agreeingType(type.meta.get(key), metaValue(value)));
+      }
+    }
+  }
+  if (!channel) throw badExport('Not a WordPress export: the file has no channel');
+  return {
+    site: { title: channel.title, url: siteUrlOf(channel), ...(channel.language ? { language: channel.language } : {}) },
+    sourceKey: sourceKeyOf(channel),
+    version: channel.version,
+    postTypes: [...postTypes.values()].map(({ ids, parents, meta, ...type }) => ({
+      ...type,
+      hierarchical: type.hierarchical || parents.some((parent) => ids.has(parent)),
+      metaFields: [...meta].map(([key, fieldType]) => ({ key, type: fieldType })),
+    })),
+    skipped: [...skipped].map(([postType, { count, reason }]) => ({ postType, count, reason })),
+    attachments,
+    authors: [...authors.values()],
+    taxonomies: [...taxonomies.values()].map(({ name, hierarchical, terms }) => ({ name, hierarchical, terms: terms.size })),
+    menus: [...menus.values()],
+    reusableBlocks,
+    comments,
+  };
+}
+
+/**
+ * The records of the export, normalized: authors and terms (from the channel, before the first
+ * item), then items, menu items, reusable blocks and attachments in file order.
+ */
+export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord> {
+  let siteUrl = '';
+  for await (const record of readWxr(await fileOf(input))) {
+    if (record.kind === 'channel') siteUrl = siteUrlOf(record.channel);
+    else if (record.kind === 'author') {
+      const { author } = record;
+      yield { kind: 'author', author: { sourceId: author.login, login: author.login, displayName: author.displayName || author.login, ...(author.email ? { email: author.email } : {}) } };
+    } else if (record.kind === 'term') {
+      const { term } = record;
+      if (term.taxonomy === '' || term.taxonomy === 'nav_menu' || term.slug === '') continue;
+      yield {
+        kind: 'term',
+        term: {
+          sourceId: term.slug,
+          ...(term.id ? { termId: term.id } : {}),
+          taxonomy: term.taxonomy,
+          slug: decodeSlug(term.slug),
+          name: term.name || term.slug,
+          ...(term.description ? { description: term.description } : {}),
+          ...(term.parent ? { parent: term.parent } : {}),
+        },
+      };
+    } else {
+      yield* itemRecords(record.item, siteUrl);
+    }
+  }
+}
+
+function* itemRecords(item: WxrItem, siteUrl: string): Generator<ImportRecord> {
+  const meta = metaMap(item);
+  if (item.postType === 'attachment') {
+    yield { kind: 'attachment', attachment: { sourceId: item.id, url: item.attachmentUrl || item.guid, ...(item.parent !== '' && item.parent !== '0' ? { parentId: item.parent } : {}) } };
+  } else if (item.postType === 'nav_menu_item') {
+    const menuItem = menuItemOf(item, meta, siteUrl);
+    if (menuItem) yield { kind: 'menuItem', menuItem };
+  } else if (item.postType === 'wp_block') {
+    const { blocks } = convertPostContent(item.content, { siteUrl });
+    yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
+  } else if (!Object.hasOwn(notContent, item.postType)) {
+    yield { kind: 'item', item: normalizeItem(item, meta, siteUrl) };
+  }
+}
+
+function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string): NormalizedItem {
+  const date = gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? new Date(0).toISOString();
+  const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of meta) values[key] = metaValue(value);
+  const normalized: NormalizedItem = {
+    sourceId: item.id,
+    postType: item.postType,
+    status: item.status || 'draft',
+    slug: decodeSlug(item.slug),
+    title: item.title,
+    content: [],
+    ...(item.excerpt.trim() !== '' ? { excerpt: item.excerpt } : {}),
+    date,
+    ...(modified ? { modified } : {}),
+    ...(item.creators[0] ? { author: item.creators[0] } : {}),
+    authors: item.creators,
+    categories: item.terms.filter((term) => term.taxonomy === 'category').map((term) => term.name),
+    tags: item.terms.filter((term) => term.taxonomy === 'post_tag').map((term) => term.name),
+    terms: item.terms.filter((term) => term.taxonomy !== 'nav_menu').map((term) => ({ taxonomy: term.taxonomy, slug: term.slug, name: term.name })),
+    meta: values,
+    ...(meta.get('_thumbnail_id') ? { featuredImage: meta.get('_thumbnail_id')!.trim() } : {}),
+    ...(item.parent !== '' && item.parent !== '0' ? { parent: item.parent } : {}),
+    ...(item.menuOrder !== '' && item.menuOrder !== '0' ? { menuOrder: Number(item.menuOrder) } : {}),
+    ...(item.sticky === '1' ? { sticky: true } : {}),
+    commentCount: item.commentCount,
+    warnings: [],
+  };
+  try {
+    const footnotes = meta.get('footnotes');
+    const converted = convertPostContent(item.content, { siteUrl, ...(footnotes ? { footnotes } : {}) });
+    normalized.content = converted.blocks;
+    normalized.warnings.push(...converted.warnings);
+  } catch (error) {
+    normalized.failure = { cause: `The content could not be converted: ${(error as Error).message}`, original: item.content };
+  }
+  return normalized;
+}
+
+function menuItemOf(item: WxrItem, meta: Map<string, string>, siteUrl: string): NormalizedMenuItem | undefined {
+  const menu = item.terms.find((term) => term.taxonomy === 'nav_menu');
+  if (!menu) return undefined;
+  const type = meta.get('_menu_item_type') ?? 'custom';
+  const objectId = (meta.get('_menu_item_object_id') ?? '').trim();
+  const object = meta.get('_menu_item_object') ?? '';
+  const parent = (meta.get('_menu_item_menu_item_parent') ?? '0').trim();
+  const classes = metaValue(meta.get('_menu_item_classes') ?? '');
+  const cssClasses = (Array.isArray(classes) ? classes : [classes]).filter((name): name is string => typeof name === 'string' && /^[A-Za-z0-9_-]+$/.test(name)).join(' ');
+  const link: NormalizedMenuItem['link'] =
+    type === 'post_type' ? { kind: 'post', sourceId: objectId } : type === 'taxonomy' ? { kind: 'term', taxonomy: object, sourceId: objectId } : { kind: 'custom', url: absoluteUrl(meta.get('_menu_item_url') ?? '', siteUrl) };
+  const target = meta.get('_menu_item_target') ?? '';
+  // WordPress.com exports list an item once per menu holding it, under one id: ids are kept per menu.
+  return {
+    sourceId: `${menu.slug}/${item.id}`,
+    menu: { slug: decodeSlug(menu.slug), name: menu.name || menu.slug },
+    label: item.title,
+    ...(parent !== '' && parent !== '0' ? { parent: `${menu.slug}/${parent}` } : {}),
+    order: Number(item.menuOrder) || 0,
+    link,
+    ...(target !== '' ? { target } : {}),
+    ...(item.excerpt.trim() !== '' ? { titleAttribute: item.excerpt.trim() } : {}),
+    ...(cssClasses !== '' ? { cssClasses } : {}),
+    ...(item.content.trim() !== '' ? { description: item.content.trim() } : {}),
+  };
+}
+
+/** A custom link as a menu keeps it: an absolute URL; `#` and relative ones resolved against the site. */
+function absoluteUrl(url: string, siteUrl: string): string {
+  try {
+    return new URL(url.trim() || '/', `${siteUrl || 'http://localhost'}/`).toString();
+  } catch {
+    return `${siteUrl}/`;
+  }
+}
+
+export const wxrSource: ImportSource = {
+  id: 'wxr',
+  name: 'WordPress export file (WXR)',
+  analyze: (input) => analyzeWxr(input),
+  fetchContent: (input) => fetchWxr(input),
+};

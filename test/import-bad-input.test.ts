@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createCollection, expectCreated } from './support/content.ts';
+import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
+import { testJobRunner } from './support/jobs.ts';
+import { multipart } from './support/media.ts';
+import { analyze, fixture, fixturesDir, themeUnitTest } from './support/wxr.ts';
+
+const billionLaughs = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel><title>&lol4;</title><wp:wxr_version>1.2</wp:wxr_version></channel></rss>`;
+
+const externalEntity = `<?xml version="1.0"?>
+<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/"><channel><title>&secret;</title><wp:wxr_version>1.2</wp:wxr_version></channel></rss>`;
+
+/**
+ * Every way an upload can be wrong gets a 4xx naming the problem, and nothing of it is kept: no
+ * analysis, no file in storage, no collection. Then the flow's other refusals (unknown or expired
+ * analyses, bad mappings) and who may call the import endpoints at all.
+ */
+describe('WordPress import: bad input and access', () => {
+  let t: TestApp;
+  let mediaDir: string;
+  const request = (method: string, url: string, body?: unknown, token: string | null = t.adminToken) => t.request(method, `${api}${url}`, { token: token ?? undefined, body });
+  const stored = () => (fs.existsSync(path.join(mediaDir, 'imports')) ? fs.readdirSync(path.join(mediaDir, 'imports')) : []);
+  const analyses = async () => (await t.db.kysely.selectFrom('import_analyses').select('id').execute()).length;
+
+  beforeAll(async () => {
+    mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-import-'));
+    t = await createTestApp({ MEDIA_DIR: mediaDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  const cases: [string, () => Uint8Array, RegExp][] = [
+    ['an empty file', () => new Uint8Array(), /empty/],
+    ['text that is not XML', () => Buffer.from('Dear WordPress, this is a letter, not an export.'), /Malformed XML/],
+    ['XML that is not an export', () => Buffer.from('<?xml version="1.0"?><html><body>hi</body></html>'), /root element is <html>/],
+    ['an RSS feed without a channel', () => Buffer.from('<?xml version="1.0"?><rss version="2.0"></rss>'), /no <channel>/],
+    ['malformed XML (unclosed item)', () => fs.readFileSync(fixture('importer-edge-cases/malformed-simple.xml')), /Malformed XML/],
+    ['malformed XML (a channel that is not one)', () => fs.readFileSync(fixture('importer-edge-cases/malformed.xml')), /Malformed XML|no <channel>/],
+    ['malformed XML (nested CDATA)', () => fs.readFileSync(fixture('importer-edge-cases/crazy-cdata.xml')), /Malformed XML/],
+    ['a missing WXR version', () => fs.readFileSync(fixture('importer-edge-cases/missing-version-tag.xml')), /no WXR version/],
+    ['an unknown WXR version', () => fs.readFileSync(fixture('importer-edge-cases/invalid-version-tag.xml')), /Unknown WXR version "abc"/],
+    ['a truncated file', () => fs.readFileSync(themeUnitTest).subarray(0, 400_000), /Malformed XML/],
+    ['an entity expansion bomb', () => Buffer.from(billionLaughs), /DOCTYPE/],
+    ['an external entity', () => Buffer.from(externalEntity), /DOCTYPE/],
+  ];
+
+  for (const [name, bytes, message] of cases) {
+    it(`refuses ${name} with a 400 naming the problem, keeping nothing`, async () => {
+      const response = await analyze(t, bytes());
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message).toMatch(message);
+      expect(await analyses()).toBe(0);
+      expect(stored()).toEqual([]);
+      expect((await t.db.kysely.selectFrom('collections').select('id').execute()).length).toBe(0);
+    });
+  }
+
+  it('refuses an upload cut off mid-body', async () => {
+    const { body, contentType } = await multipart({ file: { bytes: fs.readFileSync(themeUnitTest), filename: 'export.xml' } });
+    const response = await t.request('POST', `${api}/import/legacy/analyze`, { token: t.adminToken, rawBody: body.subarray(0, 200_000), headers: { 'content-type': contentType } });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toMatch(/Malformed multipart|Unexpected end/i);
+    expect(await analyses()).toBe(0);
+    expect(stored()).toEqual([]);
+  });
+
+  it('refuses a file over the configured upload limit with a 413', async () => {
+    const small = await createTestApp({ MEDIA_DIR: mediaDir, IMPORT_UPLOAD_LIMIT: '64kb' });
+    try {
+      const response = await analyze(small, themeUnitTest, small.adminToken);
+      expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+      expect(stored()).toEqual([]);
+      expect((await small.db.kysely.selectFrom('import_analyses').select('id').execute()).length).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a request without the file part', async () => {
+    const { body, contentType } = await multipart({ note: 'no file here' });
+    const response = await t.request('POST', `${api}/import/legacy/analyze`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } });
+    expectError(response, 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers 404 for an unknown or expired analysis, and 400 for bad mappings', async () => {
+    expectError(await request('POST', '/import/legacy/execute', { analysisId: '01NOSUCHANALYSIS', options: {} }), 404, 'NOT_FOUND');
+    expectError(await request('GET', '/import/legacy/analyses/01NOSUCHANALYSIS'), 404, 'NOT_FOUND');
+    expectError(await request('GET', '/import/jobs/01NOSUCHJOB'), 404, 'NOT_FOUND');
+
+    const analysis = expectCreated(await analyze(t, fixture('importer-edge-cases/small-export.xml')));
+    // No collection yet: the default mapping names collections prepare has not made.
+    const missing = expectError(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} }), 400, 'VALIDATION_ERROR');
+    expect(missing.message).toMatch(/No collection posts/);
+    expectError(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'nowhere' } } }), 400, 'VALIDATION_ERROR');
+    expectError(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { movie: { collection: 'posts' } } }), 400, 'VALIDATION_ERROR');
+    await createCollection(t, 'posts', [{ slug: 'title', type: 'integer' }]);
+    // A field the import needs, of another type: incompatible, nothing changed.
+    const fields = (await t.db.kysely.selectFrom('fields').select('slug').execute()).length;
+    const conflict = expectError(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }), 400, 'VALIDATION_ERROR');
+    expect(conflict.message).toMatch(/field title of type integer/);
+    expect((await t.db.kysely.selectFrom('fields').select('slug').execute()).length).toBe(fields);
+    expect(expectSuccess(await request('GET', `/import/legacy/analyses/${analysis.analysisId}`)).postTypes.find((type: { name: string }) => type.name === 'post').status).toBe('incompatible');
+    expectError(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'posts' } }, authorMapping: { admin: '01NOSUCHUSER' } }), 400, 'VALIDATION_ERROR');
+    expectError(await request('POST', '/import/legacy/prepare', { postTypes: [] }), 400, 'VALIDATION_ERROR');
+    expectError(await request('POST', '/import/legacy/prepare', { postTypes: [{ name: 'post', collection: 'Bad Slug', enabled: true }] }), 400, 'VALIDATION_ERROR');
+
+    t.clock.advance(25 * 3_600_000);
+    expectError(await request('GET', `/import/legacy/analyses/${analysis.analysisId}`), 404, 'NOT_FOUND');
+    expectError(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} }), 404, 'NOT_FOUND');
+    // The next analysis clears expired ones and their files.
+    expectCreated(await analyze(t, fixture('importer-edge-cases/wxr-simple.xml')));
+    expect(await analyses()).toBe(1);
+    expect(stored()).toHaveLength(1);
+  });
+
+  it('needs an admin for every import endpoint (401 without a token, 403 without the scope)', async () => {
+    const editor = (await t.userWithToken(40, ['content:read', 'content:write', 'media:write'])).token;
+    const { body, contentType } = await multipart({ file: { bytes: fs.readFileSync(fixture('importer-edge-cases/wxr-simple.xml')), filename: 'x.xml' } });
+    const calls: [string, string, unknown][] = [
+      ['POST', '/import/legacy/prepare', { postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }],
+      ['POST', '/import/legacy/execute', { analysisId: 'x', options: {} }],
+      ['GET', '/import/legacy/analyses/x', undefined],
+      ['GET', '/import/jobs/x', undefined],
+      ['GET', '/import/jobs/x/progress', undefined],
+    ];
+    for (const [method, url, payload] of calls) {
+      expectError(await request(method, url, payload, null), 401, 'UNAUTHORIZED');
+      expectError(await request(method, url, payload, editor), 403, 'FORBIDDEN');
+    }
+    for (const url of ['/import/legacy/analyze', '/import/legacy/execute']) {
+      expectError(await t.request('POST', `${api}${url}`, { rawBody: body, headers: { 'content-type': contentType } }), 401, 'UNAUTHORIZED');
+      expectError(await t.request('POST', `${api}${url}`, { token: editor, rawBody: body, headers: { 'content-type': contentType } }), 403, 'FORBIDDEN');
+    }
+    expect(stored()).toHaveLength(1);
+  });
+
+  it('imports every well-formed edge case of the WordPress importer without a failed item', async () => {
+    const broken = new Set(['malformed-simple.xml', 'malformed.xml', 'crazy-cdata.xml', 'missing-version-tag.xml', 'invalid-version-tag.xml']);
+    const files = fs.readdirSync(path.join(fixturesDir, 'importer-edge-cases')).filter((name) => !broken.has(name));
+    expect(files.length).toBeGreaterThan(25);
+    const runner = testJobRunner(t);
+    for (const name of files) {
+      const analysis = expectCreated(await analyze(t, fixture(`importer-edge-cases/${name}`)));
+      const postTypes = analysis.postTypes.map((type: { name: string }) => ({ name: type.name, collection: `e_${type.name.replace(/[^a-z0-9_]/g, '_')}`, enabled: true }));
+      if (postTypes.length > 0) expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes }));
+      const mappings = Object.fromEntries(postTypes.map((type: { name: string; collection: string }) => [type.name, { collection: type.collection }]));
+      const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: mappings, options: { includeMedia: true } })).item;
+      await runner.runDue();
+      const done = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item;
+      expect(done.state, `${name}: ${done.lastError}`).toBe('succeeded');
+      expect(done.report.failed, name).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './support/harness.ts';
+import { cleanEnv, cliPath, repoRoot, runCli } from './support/process.ts';
+import { allPages, blockTestData, importedEntries, sourceItems, themeUnitTest } from './support/wxr.ts';
+import { generatedCounts, generatedExport } from './support/wxr-generator.ts';
+
+/**
+ * `folio import wxr` end to end: the shared test data imported from the command line (progress on
+ * stderr, the report on stdout), and an import whose CLI process is killed, then resumed.
+ */
+describe('folio import wxr', () => {
+  let t: TestApp;
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-import-cli-'));
+    t = await createTestApp({ MEDIA_DIR: path.join(dir, 'media') });
+    env = { DATABASE_URL: t.database.url, MEDIA_DIR: path.join(dir, 'media'), LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500' };
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports the theme unit test and the block test data, printing progress and the report', { timeout: 120_000 }, async () => {
+    const result = await runCli(['import', 'wxr', themeUnitTest, '--media'], env, 90_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/importing Theme Unit Test Data/);
+    expect(result.stderr).toMatch(/done 186\/186 \(100%\)/);
+    const { state, report } = JSON.parse(result.stdout);
+    expect(state).toBe('succeeded');
+    expect(report).toMatchObject({ counts: { posts: 58, pages: 21 }, terms: 191, menus: 6, menuItems: 70, failed: [] });
+    expect(report.media.pending).toHaveLength(37);
+
+    const entries = await importedEntries(t);
+    const pages = new Map((await allPages<{ id: string; data: { parent?: string | null } }>(t, '/content/pages')).map((page) => [page.id, page]));
+    for (const item of sourceItems(themeUnitTest).filter((candidate) => candidate.type === 'page')) {
+      expect(pages.get(entries.get(item.id)!)!.data.parent ?? null, item.id).toBe(item.parent === '0' ? null : entries.get(item.parent)!);
+    }
+
+    const blocks = await runCli(['import', 'wxr', blockTestData], env, 90_000);
+    expect(blocks.code, blocks.stderr).toBe(0);
+    const second = JSON.parse(blocks.stdout).report;
+    expect(second.failed).toEqual([]);
+    const imported = await importedEntries(t);
+    expect(sourceItems(blockTestData).filter((item) => ['post', 'page'].includes(item.type) && !imported.has(item.id))).toEqual([]);
+  });
+
+  it('resumes an import whose process was killed, with nothing lost or doubled', { timeout: 180_000 }, async () => {
+    const posts = 2000;
+    const file = path.join(dir, 'generated.xml');
+    await pipeline(generatedExport({ posts, site: 'https://cli.example.com' }), fs.createWriteStream(file));
+    const child = spawn(process.execPath, [cliPath, 'import', 'wxr', file], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    // Killed once a first batch has been written (a progress line of the items pass).
+    await new Promise<void>((resolve, reject) => {
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/items \d+\/\d+/.test(stderr)) resolve();
+      });
+      child.once('close', () => reject(new Error(`the import ended before it could be killed: ${stderr}`)));
+    });
+    child.kill('SIGKILL');
+    await exited;
+    const before = (await importedEntries(t)).size;
+
+    const resumed = await runCli(['import', 'wxr', file, '--resume'], env, 150_000);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming import job/);
+    const { report } = JSON.parse(resumed.stdout);
+    const counts = generatedCounts(posts);
+    expect(report.counts).toEqual({ posts: counts.posts, pages: counts.pages });
+    expect(report.alreadyImported).toBe(0);
+    const rows = await t.db.kysely.selectFrom('import_items').select('source_id').where('kind', '=', 'post').where('source_key', '=', 'wxr:https://cli.example.com').execute();
+    expect(rows).toHaveLength(posts);
+    expect(before).toBeLessThan((await importedEntries(t)).size);
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, expectCreated } from './support/content.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { spawnServer, type ServerProcess } from './support/process.ts';
+import { analyze, allPages } from './support/wxr.ts';
+import { generatedCounts, generatedExport } from './support/wxr-generator.ts';
+
+const posts = 2500;
+
+/**
+ * The server is killed (SIGKILL) in the middle of an import; a new one takes the job over once its
+ * lease has run out and finishes it from its checkpoints: every item once, none lost, none twice.
+ */
+describe('an import whose server is killed mid-way', () => {
+  let t: TestApp;
+  let mediaDir: string;
+  const servers: ServerProcess[] = [];
+  const start = () => {
+    const server = spawnServer({ DATABASE_URL: t.database.url, MEDIA_DIR: mediaDir, PORT: '0', LOG_LEVEL: 'info', JOB_LEASE_MS: '1500', SCHEDULER_INTERVAL_MS: '100' });
+    servers.push(server);
+    return server;
+  };
+  const job = async (id: string) => expectSuccess(await t.request('GET', `${api}/import/jobs/${id}`, { token: t.adminToken })).item;
+
+  /** Polls the job until `done` says so, failing at the deadline. */
+  async function waitFor(id: string, done: (item: Awaited<ReturnType<typeof job>>) => boolean, deadlineMs: number) {
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      const item = await job(id);
+      if (done(item)) return item;
+      if (Date.now() > deadline) throw new Error(`job ${id} did not get there in time: ${JSON.stringify(item)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  beforeAll(async () => {
+    mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-import-crash-'));
+    t = await createTestApp({ MEDIA_DIR: mediaDir });
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.kill();
+    await t.close();
+    fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it('resumes where it stopped, with nothing lost or doubled', { timeout: 180_000 }, async () => {
+    const file = Buffer.from(await text(generatedExport({ posts })));
+    const analysis = expectCreated(await analyze(t, file));
+    expectSuccess(await t.request('POST', `${api}/import/legacy/prepare`, { token: t.adminToken, body: { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }, { name: 'page', collection: 'pages', enabled: true }] } }));
+    const first = start();
+    await first.waitForLog((line) => line.msg === 'folio listening', 30_000);
+    const started = expectCreated(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, body: { analysisId: analysis.analysisId, options: {} } })).item;
+
+    const cut = await waitFor(started.id, (item) => item.progress.phase === 'items' && item.progress.processed >= 300, 60_000);
+    await first.kill();
+    expect(cut.state).toBe('running');
+    expect(cut.progress.processed).toBeLessThan(posts);
+
+    start();
+    const done = await waitFor(started.id, (item) => item.state === 'succeeded' || item.state === 'failed', 150_000);
+    expect(done.state, done.lastError).toBe('succeeded');
+    expect(done.attempts).toBe(2);
+    const counts = generatedCounts(posts);
+    expect(done.report.counts).toEqual({ posts: counts.posts, pages: counts.pages });
+    expect(done.report.failed).toEqual([]);
+
+    const imported = await allPages<{ slug: string; data: { parent?: string } }>(t, '/content/posts');
+    expect(imported).toHaveLength(counts.posts);
+    expect(new Set(imported.map((post) => post.slug)).size).toBe(counts.posts);
+    expect(imported.filter((post) => /-\d+-\d+$/.test(post.slug))).toEqual([]);
+    const pages = await allPages<{ slug: string; data: { parent?: string } }>(t, '/content/pages');
+    expect(pages).toHaveLength(counts.pages);
+    // Every page but the first has the page ten before it as its parent.
+    expect(pages.filter((page) => page.data.parent === undefined || page.data.parent === null)).toHaveLength(1);
+    const checkpoints = await t.db.kysely.selectFrom('import_items').select('source_id').where('kind', '=', 'post').execute();
+    expect(checkpoints).toHaveLength(posts);
+    const terms = await allPages<{ slug: string; count: number }>(t, '/taxonomies/category/terms');
+    expect(terms.map((term) => [term.slug, term.count]).sort()).toEqual([['local', counts.posts], ['news', counts.posts]]);
+  });
+});

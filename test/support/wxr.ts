@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { api } from './content.ts';
+import type { ApiResponse, TestApp } from './harness.ts';
+import { multipart } from './media.ts';
+
+/** The shared WordPress test data (read where it lies, never copied into the repository). */
+export const fixturesDir = fileURLToPath(new URL('../../../shared/fixtures/wordpress/', import.meta.url));
+export const fixture = (name: string) => path.join(fixturesDir, name);
+export const themeUnitTest = fixture('theme-test-data/themeunittestdata.wordpress.xml');
+export const blockTestData = fixture('theme-test-data/64-block-test-data.xml');
+
+/** Uploads an export (a fixture path, or bytes) to the analyze endpoint. */
+export async function analyze(t: TestApp, file: string | Uint8Array, token = t.adminToken, filename = 'export.xml'): Promise<ApiResponse> {
+  const bytes = typeof file === 'string' ? fs.readFileSync(file) : file;
+  const { body, contentType } = await multipart({ file: { bytes, filename, type: 'application/xml' } });
+  return t.request('POST', `${api}/import/legacy/analyze`, { token, rawBody: body, headers: { 'content-type': contentType } });
+}
+
+/** One item of an export as the test reads it, by plain text matching (independent of Folio's reader). */
+export interface SourceItem {
+  id: string;
+  type: string;
+  status: string;
+  slug: string;
+  parent: string;
+  dateGmt: string;
+  creator: string;
+  terms: { domain: string; nicename: string }[];
+  meta: Map<string, string>;
+}
+
+const cdata = (text: string) => text.replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1').trim();
+const tag = (xml: string, name: string) => {
+  const match = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml);
+  return match ? cdata(match[1]!) : '';
+};
+
+export function sourceItems(file: string): SourceItem[] {
+  const xml = fs.readFileSync(file, 'utf8');
+  return [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map(([, body]) => ({
+    id: tag(body!, 'wp:post_id'),
+    type: tag(body!, 'wp:post_type'),
+    status: tag(body!, 'wp:status'),
+    slug: tag(body!, 'wp:post_name'),
+    parent: tag(body!, 'wp:post_parent'),
+    dateGmt: tag(body!, 'wp:post_date_gmt'),
+    creator: tag(body!, 'dc:creator'),
+    terms: [...body!.matchAll(/<category domain="([^"]+)" nicename="([^"]+)">/g)].map(([, domain, nicename]) => ({ domain: domain!, nicename: nicename! })),
+    meta: new Map([...body!.matchAll(/<wp:postmeta>([\s\S]*?)<\/wp:postmeta>/g)].map(([, meta]) => [tag(meta!, 'wp:meta_key'), tag(meta!, 'wp:meta_value')])),
+  }));
+}
+
+/** The categories of an export's header: slug → parent slug ('' at the top). */
+export function sourceCategories(file: string): Map<string, string> {
+  const xml = fs.readFileSync(file, 'utf8');
+  return new Map([...xml.matchAll(/<wp:category>([\s\S]*?)<\/wp:category>/g)].map(([, body]) => [tag(body!, 'wp:category_nicename'), tag(body!, 'wp:category_parent')]));
+}
+
+/** Every item of a paged list. */
+export async function allPages<T>(t: TestApp, path: string, token = t.adminToken): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const response = await t.request('GET', `${api}${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    items.push(...(response.body.data.items as T[]));
+    cursor = response.body.data.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** Source post id → the entry the import made of it, from the import's own map of source items. */
+export async function importedEntries(t: TestApp): Promise<Map<string, string>> {
+  const rows = await t.db.kysely.selectFrom('import_items').select(['source_id', 'target_id']).where('kind', '=', 'post').execute();
+  return new Map(rows.map((row) => [row.source_id, row.target_id]));
+}
