@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutgoingError, outgoingBuffer, outgoingRequest, type OutgoingOptions } from '../src/net/outgoing.ts';
+import { OutgoingError, outgoingBuffer, outgoingRequest, outgoingUrlProblem, type OutgoingOptions } from '../src/net/outgoing.ts';
 
 /**
  * The guarded client every outgoing request uses (src/net/outgoing.ts), against real servers on
@@ -85,6 +85,16 @@ describe('outgoing requests', () => {
       for await (const chunk of started.body) void chunk;
     })();
     expect((await failure(reading)).reason).toBe('timeout');
+  });
+
+  it('judges a URL to be stored by the addresses its host has now', async () => {
+    expect(await outgoingUrlProblem('http://127.0.0.1:9/hook', false)).toMatch(/^127\.0\.0\.1 is not a public address/);
+    expect(await outgoingUrlProblem('http://[::ffff:10.0.0.1]/hook', false)).toMatch(/is not a public address/);
+    expect(await outgoingUrlProblem('http://169.254.169.254/latest', false)).toMatch(/is not a public address/);
+    expect(await outgoingUrlProblem('http://localhost:9/hook', false)).toMatch(/^localhost \((127\.0\.0\.1|::1)\) is not a public address/);
+    expect(await outgoingUrlProblem('https://93.184.215.14/hook', false)).toBeUndefined();
+    expect(await outgoingUrlProblem('http://127.0.0.1:9/hook', true)).toBeUndefined();
+    expect(await outgoingUrlProblem('mailto:a@example.com', true)).toMatch(/not an http\(s\) URL/);
   });
 
   it('posts a body, and refuses what is not an http(s) URL', async () => {

@@ -1,6 +1,9 @@
+import dns from 'node:dns/promises';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
+import ipaddr from 'ipaddr.js';
 import { useAgent } from 'request-filtering-agent';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -59,6 +62,25 @@ export function outgoingUrl(text: string): URL {
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new OutgoingError('invalid-url', `${text} is not an http(s) URL`);
   if (url.username !== '' || url.password !== '') throw new OutgoingError('invalid-url', `${text} must not carry a user name or password`);
   return url;
+}
+
+/**
+ * Why a URL may not be used for later requests, or undefined: checked when it is stored (a webhook
+ * subscription), with the same rule the connection applies (ipaddr.js, which request-filtering-agent
+ * also judges by: only `unicast` is public). A name that does not resolve now passes; connecting checks again.
+ */
+export async function outgoingUrlProblem(text: string, allowPrivate: boolean): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = outgoingUrl(text);
+  } catch (error) {
+    return (error as OutgoingError).message;
+  }
+  if (allowPrivate) return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : await dns.lookup(host, { all: true }).then((found) => found.map((entry) => entry.address), () => []);
+  const refused = addresses.find((address) => ipaddr.process(address).range() !== 'unicast');
+  return refused === undefined ? undefined : `${host}${refused === host ? '' : ` (${refused})`} is not a public address, and this deployment does not allow others`;
 }
 
 /** Sends the request and answers once the response's head has come; the caller reads (or drops) the body. */
