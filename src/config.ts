@@ -82,18 +82,11 @@ export interface Config {
   sessionIdleMs: number;
   /** …and this long after sign-in, whatever its use. */
   sessionMaxAgeMs: number;
-  /**
-   * Whether OAuth client-ID metadata documents may be fetched from private and loopback addresses, and
-   * over plain http (development, tests); off, such a `client_id` is refused (no request forgery).
-   */
-  oauthAllowPrivateClientUrls: boolean;
   /** Plugin modules to load at start, in order: a shipped plugin's id, a local file, or an npm package (decisions/0023). */
   plugins: string[];
   /** How long a `content:beforeSave` hook may take before the save goes on without it. */
   pluginHookTimeoutMs: number;
   webhooks: {
-    /** Whether subscriptions may point at loopback and private addresses (off: they are refused, an SSRF guard). */
-    allowPrivateAddresses: boolean;
     /** How long one delivery attempt may take, connection and answer included. */
     timeoutMs: number;
   };
@@ -141,10 +134,8 @@ export const configVariables = {
   SMTP_FROM: 'smtpFrom',
   SESSION_IDLE_TIMEOUT: 'sessionIdleTimeout',
   SESSION_MAX_AGE: 'sessionMaxAge',
-  OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'oauthAllowPrivateClientUrls',
   PLUGINS: 'plugins',
   PLUGIN_HOOK_TIMEOUT_MS: 'pluginHookTimeoutMs',
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'webhookAllowPrivateAddresses',
   WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
 } as const;
 
@@ -288,14 +279,12 @@ const rawSchema = z.object({
   SMTP_FROM: z.string().min(3).optional(),
   SESSION_IDLE_TIMEOUT: duration.default(24 * 3_600_000),
   SESSION_MAX_AGE: duration.default(14 * 86_400_000),
-  OAUTH_ALLOW_PRIVATE_CLIENT_URLS: booleanText.default(false),
   // The shipped plugins by default; an empty value loads none.
   PLUGINS: z
     .string()
     .default('webhooks,audit-log')
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
   PLUGIN_HOOK_TIMEOUT_MS: integer(10, 60_000).default(2000),
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanText.default(false),
   WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
 });
 
@@ -389,10 +378,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     smtp: smtpConfig(raw),
     sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,
-    oauthAllowPrivateClientUrls: raw.OAUTH_ALLOW_PRIVATE_CLIENT_URLS,
     plugins: raw.PLUGINS,
     pluginHookTimeoutMs: raw.PLUGIN_HOOK_TIMEOUT_MS,
-    webhooks: { allowPrivateAddresses: raw.WEBHOOK_ALLOW_PRIVATE_ADDRESSES, timeoutMs: raw.WEBHOOK_TIMEOUT_MS },
+    webhooks: { timeoutMs: raw.WEBHOOK_TIMEOUT_MS },
   };
 }
 

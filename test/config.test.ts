@@ -34,10 +34,9 @@ describe('loadConfig defaults', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
-      oauthAllowPrivateClientUrls: false,
       plugins: ['webhooks', 'audit-log'],
       pluginHookTimeoutMs: 2000,
-      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
+      webhooks: { timeoutMs: 10_000 },
     });
   });
 
@@ -95,10 +94,8 @@ describe('loadConfig values', () => {
       SMTP_FROM: 'CMS <cms@example.com>',
       SESSION_IDLE_TIMEOUT: '12h',
       SESSION_MAX_AGE: '7d',
-      OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true',
       PLUGINS: './plugins/slack.js, folio-plugin-search',
       PLUGIN_HOOK_TIMEOUT_MS: '500',
-      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       WEBHOOK_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
@@ -124,10 +121,9 @@ describe('loadConfig values', () => {
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
-      oauthAllowPrivateClientUrls: true,
       plugins: ['./plugins/slack.js', 'folio-plugin-search'],
       pluginHookTimeoutMs: 500,
-      webhooks: { allowPrivateAddresses: true, timeoutMs: 3000 },
+      webhooks: { timeoutMs: 3000 },
     });
   });
 
@@ -303,10 +299,9 @@ describe('flags override the environment', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
-      oauthAllowPrivateClientUrls: false,
       plugins: ['webhooks', 'audit-log'],
       pluginHookTimeoutMs: 2000,
-      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
+      webhooks: { timeoutMs: 10_000 },
     });
   });
 

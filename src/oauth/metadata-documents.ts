@@ -1,14 +1,12 @@
-import http from 'node:http';
-import https from 'node:https';
-import { useAgent } from 'request-filtering-agent';
+import { OutgoingError, outgoingBuffer, type OutgoingFailure } from '../net/outgoing.ts';
 import { OAuthError } from './errors.ts';
 
 /**
  * Client-ID metadata documents: the client's `client_id` is an https URL whose JSON describes it.
  * Fetching a URL a stranger names is request forgery waiting to happen, so the fetch is guarded:
- * private, loopback and link-local addresses are refused at connect time (after DNS, so a name that
- * resolves to one is refused too) unless the deployment allows them, redirects are not followed, the
- * body stops at a few KB and the whole fetch at a few seconds.
+ * through the one outgoing client (src/net/outgoing.ts, decisions/0026): non-public addresses refused
+ * at connect time unless the deployment allows them, redirects not followed, the body stopped at a
+ * few KB and the whole fetch at a few seconds.
  */
 export const metadataDocumentLimits = { maxBytes: 5 * 1024, timeoutMs: 5_000 };
 
@@ -34,49 +32,30 @@ export async function fetchMetadataDocument(clientId: string, allowPrivate: bool
   const url = URL.parse(clientId);
   if (url === null || url.hash !== '' || url.username !== '' || url.password !== '') throw refuse(clientId, 'is not a valid URL');
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse(clientId, 'must be served over https');
-  const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, keepAlive: false });
-  return new Promise<FetchedDocument>((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, { agent, timeout: metadataDocumentLimits.timeoutMs, headers: { accept: 'application/json' } }, (response) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) {
-        response.destroy();
-        reject(refuse(clientId, 'redirects; it must be served at its own URL'));
-        return;
-      }
-      if (status !== 200) {
-        response.destroy();
-        reject(refuse(clientId, `answered HTTP ${status}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > metadataDocumentLimits.maxBytes) {
-          response.destroy();
-          reject(refuse(clientId, `is larger than ${metadataDocumentLimits.maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('error', () => reject(refuse(clientId, 'could not be read')));
-      response.on('end', () => {
-        try {
-          resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), freshForMs: freshFor(response.headers['cache-control']) });
-        } catch {
-          reject(refuse(clientId, 'is not JSON'));
-        }
-      });
-    });
-    request.on('timeout', () => request.destroy(refuse(clientId, 'took too long to answer')));
-    request.on('error', (error) => {
-      if (error instanceof OAuthError) reject(error);
-      else if (/private|not allowed/i.test(error.message)) reject(refuse(clientId, 'points at a private address'));
-      else reject(refuse(clientId, 'could not be fetched'));
-    });
-  });
+  let response: Awaited<ReturnType<typeof outgoingBuffer>>;
+  try {
+    response = await outgoingBuffer(url.href, { ...metadataDocumentLimits, allowPrivate, headers: { accept: 'application/json' } });
+  } catch (error) {
+    throw refuse(clientId, error instanceof OutgoingError ? outgoingProblems[error.reason] : 'could not be fetched');
+  }
+  if (response.status >= 300 && response.status < 400) throw refuse(clientId, 'redirects; it must be served at its own URL');
+  if (response.status !== 200) throw refuse(clientId, `answered HTTP ${response.status}`);
+  try {
+    return { body: JSON.parse(response.body.toString('utf8')), freshForMs: freshFor(response.headers['cache-control']) };
+  } catch {
+    throw refuse(clientId, 'is not JSON');
+  }
 }
+
+/** What each way an outgoing request fails says of the document. */
+const outgoingProblems: Record<OutgoingFailure, string> = {
+  'invalid-url': 'is not a valid URL',
+  'refused-address': 'points at a private address',
+  'too-many-redirects': 'redirects; it must be served at its own URL',
+  'too-large': `is larger than ${metadataDocumentLimits.maxBytes} bytes`,
+  timeout: 'took too long to answer',
+  network: 'could not be fetched',
+};
 
 /** `max-age` bounded to a day; `no-store`/`no-cache`: use once. */
 function freshFor(cacheControl: string | undefined): number {
