@@ -115,7 +115,7 @@ const group: BlockHandler = (block, writer) => {
 const cover: BlockHandler = (block, writer) => {
   const { root, convert } = blockTree(block, writer);
   const inner = root && find(root, (element) => hasClass(element, 'wp-block-cover__inner-container'));
-  const image = root && find(root, (element) => element.tagName === 'img' && /^wp-block-cover__image-background$|^wp-block-cover-image/.test(attr(element, 'class') ?? ''));
+  const image = root && find(root, (element) => element.tagName === 'img' && hasClass(element, 'wp-block-cover__image-background'));
   const video = root && byTag(root, 'video');
   // Older covers hold their text right in the wrapper, beside the background media.
   const content = inner ? convert(childrenOf(inner)) : root ? convert(childrenOf(root).filter((child) => child !== image && child !== video && !(isElement(child) && child.tagName === 'span'))) : [];

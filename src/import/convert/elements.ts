@@ -6,7 +6,7 @@
 import type { PortableTextBlock } from '../../content/value-types.ts';
 import { attr, byTag, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
 import type { HandlerContext } from './flow.ts';
-import { audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
+import { alignmentOf, audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
 import type { Shape } from './text.ts';
 
 export type ElementHandler = (element: Element, context: HandlerContext) => void;
@@ -56,7 +56,10 @@ function quoteBlock(type: 'quote' | 'pullquote', blockquote: Element, { writer, 
   writer.push({ _type: type, _key: writer.conversion.key(), content, ...(citation.length > 0 ? { citation } : {}), ...extra });
 }
 
-const blockquote: ElementHandler = (element, context) => quoteBlock('quote', element, context);
+const blockquote: ElementHandler = (element, context) => {
+  const source = attr(element, 'cite');
+  quoteBlock('quote', element, context, source === undefined ? {} : { citeUrl: source });
+};
 
 function languageOf(...elements: (Element | undefined)[]): string | undefined {
   for (const element of elements) {
@@ -117,7 +120,7 @@ const figure: ElementHandler = (element, context) => {
   const images = descendants(element).filter((descendant) => descendant.tagName === 'img');
   if (images.length === 1 && images[0]) {
     const image = images[0];
-    return writer.push(imageBlock(writer.conversion, image, { link: enclosingLink(image, element) ?? linkOf(at), caption }));
+    return writer.push(imageBlock(writer.conversion, image, { link: enclosingLink(image, element) ?? linkOf(at), caption, align: alignmentOf(image) ?? alignmentOf(element) }));
   }
   // Any other figure: its content as it comes, the caption after it.
   writer.nodes(withoutElements(element, captions), at, normal);

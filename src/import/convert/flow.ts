@@ -134,6 +134,12 @@ export class FlowWriter {
     }
     if (tag === 'a') return this.nodes(childrenOf(element), { ...at, link: this.#link(element) ?? at.link }, shape);
     if (tag === 'br') return this.text('\n', at, true);
+    if (tag === 'q') {
+      // Browsers show an inline quotation between quotation marks, so its text has them.
+      this.text('\u201c', at);
+      this.nodes(childrenOf(element), at, shape);
+      return this.text('\u201d', at);
+    }
     if (tag === 'wbr') return;
     if (tag === placeholderTag) {
       this.flush(shape);

@@ -52,8 +52,13 @@ function normalize(run: Run, mode: TextMode): Run {
 /** Splits a classic run at its blank lines: each piece but the first starts a new paragraph. */
 function paragraphsOf(runs: readonly Run[], mode: TextMode): Run[][] {
   const paragraphs: Run[][] = [[]];
+  let afterBreak = false;
   for (const run of runs) {
-    const pieces = mode === 'classic' && !run.pre && !run.hard ? run.text.split('\n\n') : [run.text];
+    const classic = mode === 'classic' && !run.pre && !run.hard;
+    // wpautop turns a newline into a line break only where the source has no `<br>` already.
+    const text = classic && afterBreak ? run.text.replace(/^\n(?!\n)/, '') : run.text;
+    afterBreak = run.hard === true;
+    const pieces = classic ? text.split('\n\n') : [text];
     pieces.forEach((text, index) => {
       if (index > 0) paragraphs.push([]);
       paragraphs.at(-1)?.push({ ...run, text });
