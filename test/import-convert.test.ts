@@ -380,4 +380,38 @@ describe('convertPostContent: classic posts', () => {
     const html = block('quote', `<blockquote class="wp-block-quote">${block('paragraph', '<p>Same</p>')}</blockquote>`);
     expect(convertPostContent(html)).toEqual(convertPostContent(html));
   });
+
+  it('keeps the anchors of headings and paragraphs, which in-page links point at', () => {
+    const { blocks } = convert(`${block('heading', '<h2 class="wp-block-heading" id="intro">Intro</h2>', { anchor: 'intro' })}\n\n${block('paragraph', '<p><a href="#intro">Up</a></p>')}`);
+    expect(blocks[0]).toMatchObject({ style: 'h2', anchor: 'intro' });
+  });
+});
+
+describe('convertPostContent: hostile content', () => {
+  it('takes an unclosed block up to the next block, with a warning, in time linear in the content', () => {
+    // WordPress's parser nests what follows an unclosed block into it and also returns it on its own.
+    const { outline: result, warnings } = convert(`${'<!-- wp:paragraph --><p>x</p>'.repeat(3)}${block('paragraph', '<p>closed</p>')}`);
+    expect(result).toContainEqual(p('x'));
+    expect(result).toContainEqual(p('closed'));
+    expect(warnings).toEqual([expect.stringContaining('no closing comment')]);
+    const started = performance.now();
+    convertPostContent('<!-- wp:group -->'.repeat(5000));
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('keeps content nested deeper than the stack allows whole, as raw HTML with a warning', () => {
+    const html = `${'<div>'.repeat(20000)}deep${'</div>'.repeat(20000)}`;
+    const { outline: result, warnings } = convert(html);
+    expect(result).toEqual([{ _type: 'html', html }]);
+    expect(warnings).toEqual([expect.stringContaining('nested too deeply')]);
+  });
+
+  it('reads stray brackets and unclosed shortcodes in time linear in the content', () => {
+    const started = performance.now();
+    const stray = convert('[a "'.repeat(20000));
+    const unclosed = convert(`[x]${' [x]'.repeat(30000)}`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(stray.outline).toEqual([p('[a "'.repeat(20000).trim())]);
+    expect(unclosed.outline).toEqual([{ _type: 'shortcode', name: 'x', attributes: {}, source: '[x]' }, p('[x] '.repeat(30000).trim())]);
+  });
 });

@@ -17,7 +17,7 @@ export function isTextBlock(block: PortableTextBlock): block is PortableTextText
 }
 
 /** Hands out 12-character hex keys from seeds, never the same key twice within one document. */
-export class KeyMaker {
+class KeyMaker {
   readonly #used = new Set<string>();
 
   reserve(key: unknown): void {

@@ -21,16 +21,19 @@ function withoutElements(element: Element, skipped: readonly Element[]): Node[] 
   return childrenOf(element).filter((child) => !(isElement(child) && skipped.includes(child)));
 }
 
-const paragraph: ElementHandler = (element, { writer, at, shape }) => {
+/** A paragraph or heading; an `id` (a target of `#links`, a block's HTML anchor) stays on its first block. */
+function textElement(element: Element, { writer, at }: HandlerContext, shape: Shape): void {
+  const first = writer.blocks.length;
   writer.nodes(childrenOf(element), at, shape);
   writer.flush(shape);
-};
+  const id = attr(element, 'id');
+  const block = writer.blocks[first];
+  if (id && block?._type === 'block') writer.blocks[first] = { ...block, anchor: id };
+}
 
-const heading: ElementHandler = (element, { writer, at, shape }) => {
-  const headingShape = { ...shape, style: element.tagName };
-  writer.nodes(childrenOf(element), at, headingShape);
-  writer.flush(headingShape);
-};
+const paragraph: ElementHandler = (element, context) => textElement(element, context, context.shape);
+
+const heading: ElementHandler = (element, context) => textElement(element, context, { ...context.shape, style: element.tagName });
 
 /** List items are text blocks with `listItem` and `level`; a list inside an item goes one level deeper. */
 const list: ElementHandler = (element, { writer, at, shape }) => {

@@ -39,7 +39,22 @@ export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Sh
 
 export function writeBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
   if (block.blockName === null) writeFreeform(block, writer, shape);
-  else handlerFor(block.blockName)(block, writer, shape);
+  else handlerFor(block.blockName)(closedBlock(block, writer), writer, shape);
+}
+
+const delimiter = /<!--\s+\/?wp:/;
+
+/**
+ * A block whose closing comment is missing gets, from WordPress's parser, all the markup after it as
+ * its HTML, the following blocks included, which the parser also returns on their own. Only the part
+ * before the next block comment is the block's.
+ */
+function closedBlock(block: ParsedBlock, writer: FlowWriter): ParsedBlock {
+  const cut = block.innerBlocks.length === 0 ? block.innerHTML.search(delimiter) : -1;
+  if (cut === -1) return block;
+  writer.conversion.warn('block:unclosed', 'A block has no closing comment; its content is taken up to the next block');
+  const innerHTML = block.innerHTML.slice(0, cut);
+  return { ...block, innerHTML, innerContent: [innerHTML] };
 }
 
 export function writeBlocks(blocks: readonly ParsedBlock[], writer: FlowWriter, shape: Shape = { style: 'normal' }): void {

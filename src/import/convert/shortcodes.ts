@@ -23,7 +23,9 @@ export interface Shortcode {
   end: number;
 }
 
-const openingTag = /\[([A-Za-z][\w-]*)(?=[\s\]/])((?:[^\]"']|"[^"]*"|'[^']*')*?)(\/)?\]/g;
+// Attributes hold no `]` (as in WordPress) and are bounded, so a stray `[` costs a bounded look-ahead.
+const openingTag = /\[([A-Za-z][\w-]*)(?=[\s\]/])([^\]]{0,4000}?)(\/)?\]/g;
+const closingTag = /\[\/([A-Za-z][\w-]*)\]/g;
 const attributePattern = /([\w-]+)\s*=\s*"([^"]*)"|([\w-]+)\s*=\s*'([^']*)'|([\w-]+)\s*=\s*([^\s'"]+)|"([^"]*)"|'([^']*)'|(\S+)/g;
 
 /** An attribute value as WordPress prints it into HTML, read back the way a browser would: entities decoded once. */
@@ -50,26 +52,61 @@ function parseAttributes(text: string): Record<string, string> {
  */
 export function findShortcodes(text: string, { lineStart }: { lineStart: boolean }): Shortcode[] {
   const found: Shortcode[] = [];
+  const closings = closingPositions(text);
   openingTag.lastIndex = 0;
   for (let match = openingTag.exec(text); match !== null; match = openingTag.exec(text)) {
     const start = match.index;
-    const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start);
     const escaped = text[start - 1] === '[' && text[openingTag.lastIndex] === ']';
-    if (escaped || (lineStart && !/^\s*(<p>\s*)?$/i.test(before))) continue;
+    if (escaped || (lineStart && !beginsLine(text, start))) continue;
     const name = match[1] as string;
     const attributes = parseAttributes(match[2] ?? '');
     let end = openingTag.lastIndex;
     let content: string | undefined;
-    const closing = `[/${name}]`;
-    const closeAt = match[3] ? -1 : text.indexOf(closing, end);
-    if (closeAt !== -1) {
+    const closeAt = match[3] ? undefined : closings.next(name, end);
+    if (closeAt !== undefined) {
       content = text.slice(end, closeAt);
-      end = closeAt + closing.length;
+      end = closeAt + `[/${name}]`.length;
     }
     found.push({ name, attributes, ...(content === undefined ? {} : { content }), source: text.slice(start, end), start, end });
     openingTag.lastIndex = end;
   }
   return found;
+}
+
+/** Whether only spaces (and perhaps a `<p>`) stand between the line's start and the position. */
+function beginsLine(text: string, position: number): boolean {
+  let at = position - 1;
+  const skipSpaces = (): void => {
+    while (at >= 0 && (text[at] === ' ' || text[at] === '\t')) at--;
+  };
+  skipSpaces();
+  if (at >= 2 && text.slice(at - 2, at + 1).toLowerCase() === '<p>') {
+    at -= 3;
+    skipSpaces();
+  }
+  return at < 0 || text[at] === '\n' || text[at] === '\r';
+}
+
+/** Where each shortcode's closing tags are, so finding the closing tag of an opener costs no new scan. */
+function closingPositions(text: string): { next: (name: string, after: number) => number | undefined } {
+  const byName = new Map<string, number[]>();
+  for (const match of text.matchAll(closingTag)) {
+    const name = match[1] as string;
+    const positions = byName.get(name) ?? [];
+    positions.push(match.index);
+    byName.set(name, positions);
+  }
+  // Openers come in order, so each name's list is consumed from the front.
+  const cursor = new Map<string, number>();
+  return {
+    next(name, after) {
+      const positions = byName.get(name) ?? [];
+      let index = cursor.get(name) ?? 0;
+      while (index < positions.length && (positions[index] as number) < after) index++;
+      cursor.set(name, index);
+      return positions[index];
+    },
+  };
 }
 
 const truthy = (value: string | undefined): boolean => value !== undefined && /^(1|on|true|yes)$/i.test(value);

@@ -110,8 +110,7 @@ export function textBlocks(conversion: Conversion, runs: readonly Run[], links: 
   for (const paragraph of paragraphsOf(runs.map((run) => normalize(run, mode)), mode)) {
     const tidy = mergeRuns(trimRuns(paragraph));
     if (!tidy.some((run) => run.text.trim() !== '')) continue;
-    const used = new Set(tidy.flatMap((run) => run.marks));
-    const markDefs: PortableTextObject[] = [...links.values()].filter((link) => used.has(link._key));
+    const markDefs: PortableTextObject[] = [...new Set(tidy.flatMap((run) => run.marks))].flatMap((mark) => links.get(mark) ?? []);
     const children: PortableTextSpan[] = tidy.map((run) => ({ _type: 'span', _key: conversion.key(), text: run.text, marks: [...run.marks] }));
     const list = shape.listItem ? { listItem: shape.listItem, level: shape.level ?? 1 } : {};
     blocks.push({ _type: 'block', _key: conversion.key(), style: shape.style, ...list, markDefs, children });
