@@ -79,6 +79,13 @@ describe('convertPostContent: text', () => {
     expect(result).toEqual([p('&lt;b&gt; is <b> \u201cx\u201d \u00a0\u201csaid\u201d')]);
   });
 
+  it('links every block of a link around blocks, each with a definition of its own', () => {
+    const { blocks, outline: result } = convert('<a href="/x"><p>one</p><blockquote><p>two</p></blockquote></a>');
+    expect(result).toEqual([p('[one](/x)'), { _type: 'quote', content: [p('[two](/x)')] }]);
+    const quoted = (blocks[1] as unknown as { content: PortableTextTextBlock[] }).content[0];
+    expect((blocks[0] as PortableTextTextBlock).markDefs[0]?._key).not.toBe(quoted?.markDefs[0]?._key);
+  });
+
   it('turns titles and excerpts into plain text', () => {
     expect(htmlToPlainText('Title <em>With</em> <b>Mark<sup>up</sup></b> &amp; more')).toBe('Title With Markup & more');
   });

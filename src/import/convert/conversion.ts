@@ -18,6 +18,7 @@ export class Conversion {
   /** Six hex digits from the content, so keys differ between documents; a counter makes the rest. */
   readonly #keyPrefix: string;
   #keyCount = 0;
+  readonly #linkKeys = new Set<string>();
   readonly #warnings = new Map<string, { message: string; count: number }>();
 
   readonly options: ConvertOptions;
@@ -30,6 +31,16 @@ export class Conversion {
   /** A 12-character key, unique in the document and the same for the same content (hashing each key cost more than the rest of the conversion). */
   key(): string {
     return this.#keyPrefix + (this.#keyCount++).toString(16).padStart(6, '0');
+  }
+
+  /**
+   * Whether a link definition's key is still free: a link around several blocks (`<a><p>…</p><p>…</p></a>`)
+   * is defined in each, and all but the first definition get a key of their own.
+   */
+  claimLinkKey(key: string): boolean {
+    if (this.#linkKeys.has(key)) return false;
+    this.#linkKeys.add(key);
+    return true;
   }
 
   /** Records a warning; one line per kind however often it happens, with the count. */

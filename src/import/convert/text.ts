@@ -110,8 +110,15 @@ export function textBlocks(conversion: Conversion, runs: readonly Run[], links: 
   for (const paragraph of paragraphsOf(runs.map((run) => normalize(run, mode)), mode)) {
     const tidy = mergeRuns(trimRuns(paragraph));
     if (!tidy.some((run) => run.text.trim() !== '')) continue;
-    const markDefs: PortableTextObject[] = [...new Set(tidy.flatMap((run) => run.marks))].flatMap((mark) => links.get(mark) ?? []);
-    const children: PortableTextSpan[] = tidy.map((run) => ({ _type: 'span', _key: conversion.key(), text: run.text, marks: [...run.marks] }));
+    const renamed = new Map<string, string>();
+    const markDefs: PortableTextObject[] = [...new Set(tidy.flatMap((run) => run.marks))].flatMap((mark) => {
+      const link = links.get(mark);
+      if (!link || conversion.claimLinkKey(link._key)) return link ? [link] : [];
+      const key = conversion.key();
+      renamed.set(mark, key);
+      return [{ ...link, _key: key }];
+    });
+    const children: PortableTextSpan[] = tidy.map((run) => ({ _type: 'span', _key: conversion.key(), text: run.text, marks: run.marks.map((mark) => renamed.get(mark) ?? mark) }));
     const list = shape.listItem ? { listItem: shape.listItem, level: shape.level ?? 1 } : {};
     blocks.push({ _type: 'block', _key: conversion.key(), style: shape.style, ...list, markDefs, children });
   }
