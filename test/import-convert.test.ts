@@ -167,6 +167,16 @@ describe('convertPostContent: media', () => {
     ]);
   });
 
+  it('keeps everything a figure holds when it is more than one image, table or quote', () => {
+    const html = '<figure class="alignright"><img src="https://e.com/1.jpg" alt="One"><p>Words <a href="/w">here</a></p><img src="https://e.com/2.jpg" alt="Two"><figcaption>Both</figcaption></figure>';
+    expect(convert(html).outline).toEqual([
+      { _type: 'image', url: 'https://e.com/1.jpg', alt: 'One', align: 'right' },
+      p('Words [here](/w)'),
+      { _type: 'image', url: 'https://e.com/2.jpg', alt: 'Two', align: 'right' },
+      p('Both'),
+    ]);
+  });
+
   it('keeps galleries with their images and caption', () => {
     const image = (id: number) => block('image', `<figure class="wp-block-image"><img src="https://e.com/${id}.jpg" alt="" class="wp-image-${id}"/></figure>`, { id });
     const html = block('gallery', `<figure class="wp-block-gallery has-nested-images columns-2">${image(1)}${image(2)}<figcaption class="blocks-gallery-caption wp-element-caption">Two</figcaption></figure>`, { columns: 2 });

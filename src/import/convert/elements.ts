@@ -4,7 +4,7 @@
  * media and disclosure widgets.
  */
 import type { PortableTextBlock } from '../../content/value-types.ts';
-import { attr, byTag, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
+import { attr, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
 import type { HandlerContext } from './flow.ts';
 import { alignmentOf, audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
 import type { Shape } from './text.ts';
@@ -106,26 +106,42 @@ export function enclosingLink(element: Element, within?: Element): LinkInfo | un
   return undefined;
 }
 
+const contentElements = new Set(['img', 'video', 'audio', 'iframe', 'object', 'embed', 'svg', 'table', 'blockquote', 'pre']);
+
+/** Whether a figure holds nothing but the given element (and its caption): no other text or media to lose. */
+function holdsOnly(figure: Element, main: Element, captions: readonly Element[]): boolean {
+  const rest = (nodes: Node[]): boolean =>
+    nodes.every((node) => {
+      if (!isElement(node)) return textContent(node).trim() === '';
+      if (node === main || captions.includes(node)) return true;
+      return !contentElements.has(node.tagName) && rest(childrenOf(node));
+    });
+  return rest(childrenOf(figure));
+}
+
+/** A figure is the one thing it shows (a quote, a table, media) with its caption, else its content as it comes. */
 const figure: ElementHandler = (element, context) => {
   const { writer, at } = context;
   const captions = childElements(element, 'figcaption');
   const caption = captions.flatMap((figcaption) => writer.convert(childrenOf(figcaption), at));
-  const withCaption = caption.length > 0 ? { caption } : {};
-  const quote = byTag(element, 'blockquote');
-  if (quote) return quoteBlock(hasClass(element, 'wp-block-pullquote') ? 'pullquote' : 'quote', quote, context, withCaption);
-  const tableElement = byTag(element, 'table');
-  if (tableElement) return table(tableElement, { ...context, caption });
   if (hasClass(element, 'wp-block-embed')) return writer.push(embedBlock(writer.conversion, textContent(withoutElements(element, captions)).trim(), caption));
-  const video = byTag(element, 'video');
-  if (video) return writer.push(videoBlock(writer.conversion, video, caption));
-  const audio = byTag(element, 'audio');
-  if (audio) return writer.push(audioBlock(writer.conversion, audio, caption));
-  const images = descendants(element).filter((descendant) => descendant.tagName === 'img');
-  if (images.length === 1 && images[0]) {
-    const image = images[0];
-    return writer.push(imageBlock(writer.conversion, image, { link: enclosingLink(image, element) ?? linkOf(at), caption, align: alignmentOf(image) ?? alignmentOf(element) }));
+  const main = descendants(withoutElements(element, captions)).find((descendant) => contentElements.has(descendant.tagName));
+  if (main && holdsOnly(element, main, captions)) {
+    switch (main.tagName) {
+      case 'blockquote':
+        return quoteBlock(hasClass(element, 'wp-block-pullquote') ? 'pullquote' : 'quote', main, context, caption.length > 0 ? { caption } : {});
+      case 'table':
+        return table(main, { ...context, caption });
+      case 'video':
+        return writer.push(videoBlock(writer.conversion, main, caption));
+      case 'audio':
+        return writer.push(audioBlock(writer.conversion, main, caption));
+      case 'img':
+        return writer.push(imageBlock(writer.conversion, main, { link: enclosingLink(main, element) ?? linkOf(at), caption, align: alignmentOf(main) ?? alignmentOf(element) }));
+      default:
+        break;
+    }
   }
-  // Any other figure: its content as it comes, the caption after it.
   writer.nodes(withoutElements(element, captions), at, normal);
   writer.flush(normal);
   writer.push(...caption);
