@@ -118,7 +118,7 @@ const cover: BlockHandler = (block, writer) => {
   const image = root && find(root, (element) => element.tagName === 'img' && hasClass(element, 'wp-block-cover__image-background'));
   const video = root && byTag(root, 'video');
   // Older covers hold their text right in the wrapper, beside the background media.
-  const content = inner ? convert(childrenOf(inner)) : root ? convert(childrenOf(root).filter((child) => child !== image && child !== video && !(isElement(child) && child.tagName === 'span'))) : [];
+  const content = inner ? convert(childrenOf(inner)) : root ? convert(childrenOf(root).filter((child) => child !== image && child !== video && !(isElement(child) && child.tagName === 'span' && textContent(child).trim() === ''))) : [];
   const url = stringAttribute(block, 'url') ?? (image && attr(image, 'src')) ?? (video && attr(video, 'src'));
   const alt = stringAttribute(block, 'alt') ?? (image && attr(image, 'alt'));
   writer.push({
