@@ -389,6 +389,7 @@ describe('convertPostContent: classic posts', () => {
 
   it('converts classic content between blocks as classic content', () => {
     expect(convert(`Loose line one\nline two\n\n${block('paragraph', '<p>Block</p>')}`).outline).toEqual([p('Loose line one\nline two'), p('Block')]);
+    expect(convert(block('freeform', 'Classic block\nsecond line\n\nnext')).outline).toEqual([p('Classic block\nsecond line'), p('next')]);
   });
 
   it('gives no blocks and no warnings for empty content, and the same keys for the same content', () => {

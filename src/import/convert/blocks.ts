@@ -6,6 +6,7 @@
  */
 import type { PortableTextBlock, PortableTextObject } from '../../content/value-types.ts';
 import { attr, byTag, childrenOf, find, hasClass, isElement, parseHtml, textContent, type Element, type Node } from './dom.ts';
+import { convertClassic } from './classic.ts';
 import { enclosingLink } from './elements.ts';
 import { plainInline, type FlowWriter } from './flow.ts';
 import { htmlWithPlaceholders, serializeBlock, writeBlockHtml, writeBlocks, type ParsedBlock } from './gutenberg.ts';
@@ -266,7 +267,7 @@ export const unknownBlock: BlockHandler = (block, writer, shape) => {
 /** Blocks whose HTML says all there is; their wrappers (lists, quotes, details) shape their inner blocks. */
 const htmlBlocks = [
   'paragraph', 'heading', 'list', 'list-item', 'quote', 'pullquote', 'code', 'preformatted', 'verse', 'table',
-  'separator', 'more', 'nextpage', 'details', 'subhead', 'text-columns', 'missing', 'freeform',
+  'separator', 'more', 'nextpage', 'details', 'subhead', 'text-columns', 'missing',
 ];
 
 export const blockHandlers: Record<string, BlockHandler> = {
@@ -289,6 +290,8 @@ export const blockHandlers: Record<string, BlockHandler> = {
   'core/shortcode': shortcode,
   'core/footnotes': footnotes,
   'core/block': reusableBlock,
+  // The classic block: classic content, read as a classic post is.
+  'core/freeform': (block, writer, shape) => writer.push(...convertClassic(writer.conversion, block.innerHTML, shape)),
 };
 
 /** The handler for a block name; legacy `core-embed/*` blocks are embeds, anything else unknown. */
