@@ -331,6 +331,21 @@ describe('convertPostContent: footnotes, shortcodes, unknown blocks', () => {
     expect(warnings).toEqual([expect.stringContaining('[gallery]'), expect.stringMatching(/\[contact-form\].*\(2 times\)$/)]);
   });
 
+  it('renders the shortcodes WordPress renders wherever they stand, never inside a tag', () => {
+    const html = [
+      block('paragraph', '<p>Listen: [audio src="https://e.com/a.mp3"] then <a title="[audio src=x]" href="/t">more</a></p>'),
+      'Classic text [embed]https://youtu.be/z[/embed] inline',
+    ].join('\n\n');
+    expect(convert(html).outline).toEqual([
+      p('Listen:'),
+      { _type: 'audio', url: 'https://e.com/a.mp3' },
+      p('then [more](/t)'),
+      p('Classic text'),
+      { _type: 'embed', url: 'https://youtu.be/z' },
+      p('inline'),
+    ]);
+  });
+
   it('keeps blocks it has no form for with their name, attributes, source and converted content, one warning per kind', () => {
     const html = [
       '<!-- wp:latest-posts {"postsToShow":3} /-->',

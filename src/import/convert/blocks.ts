@@ -9,7 +9,7 @@ import { attr, byTag, childrenOf, find, hasClass, isElement, parseHtml, textCont
 import { convertClassic } from './classic.ts';
 import { enclosingLink } from './elements.ts';
 import { plainInline, type FlowWriter } from './flow.ts';
-import { htmlWithPlaceholders, serializeBlock, writeBlockHtml, writeBlocks, type ParsedBlock } from './gutenberg.ts';
+import { blockMarkup, serializeBlock, writeBlockHtml, writeBlocks, type ParsedBlock } from './gutenberg.ts';
 import { imageBlock, videoBlock } from './media.ts';
 import { writeShortcodeText } from './shortcodes.ts';
 import type { Shape } from './text.ts';
@@ -35,12 +35,8 @@ function pick(block: ParsedBlock, names: readonly string[]): Attributes {
 
 /** The block's own markup parsed (placeholders where inner blocks go) and a way to convert parts of it. */
 function blockTree(block: ParsedBlock, writer: FlowWriter): { root: Element | undefined; convert: (nodes: Node[]) => PortableTextBlock[] } {
-  const nodes = parseHtml(htmlWithPlaceholders(block));
-  const root = nodes.find(isElement);
-  const placeholders = (element: Element, target: FlowWriter, shape: Shape): void => {
-    const inner = block.innerBlocks[Number(attr(element, 'data-index'))];
-    if (inner) writeBlocks([inner], target, shape);
-  };
+  const { html, placeholders } = blockMarkup(block);
+  const root = parseHtml(html).find(isElement);
   return { root, convert: (parts) => writer.convert(parts, { ...plainInline, placeholders }) };
 }
 

@@ -4,8 +4,9 @@
  * sits, so wrappers (a quote's `<blockquote>`, a list's `<ul>`) shape what their inner blocks become.
  */
 import { parse } from '@wordpress/block-serialization-default-parser';
-import { attr, type Element } from './dom.ts';
-import { placeholderTag, plainInline, type FlowWriter, type Inline } from './flow.ts';
+import { attr } from './dom.ts';
+import { placeholderTag, plainInline, type FlowWriter, type PlaceholderResolver } from './flow.ts';
+import { markShortcodes, writeShortcodePlaceholder } from './shortcodes.ts';
 import { handlerFor } from './blocks.ts';
 import { convertClassic } from './classic.ts';
 import type { Shape } from './text.ts';
@@ -21,19 +22,26 @@ export function parseBlocks(html: string): ParsedBlock[] {
   return parse(html);
 }
 
-/** The block's HTML with a placeholder element where each inner block goes. */
-export function htmlWithPlaceholders(block: ParsedBlock): string {
+/**
+ * A block's own HTML with a placeholder element where each inner block goes and where each shortcode
+ * WordPress renders stands, and the resolver that converts what a placeholder stands for.
+ */
+export function blockMarkup(block: ParsedBlock): { html: string; placeholders: PlaceholderResolver } {
   let inner = 0;
-  return block.innerContent.map((part) => (part === null ? `<${placeholderTag} data-index="${inner++}"></${placeholderTag}>` : part)).join('');
+  const withBlocks = block.innerContent.map((part) => (part === null ? `<${placeholderTag} data-block="${inner++}"></${placeholderTag}>` : part)).join('');
+  const { html, shortcodes } = markShortcodes(withBlocks, 'rendered');
+  const placeholders: PlaceholderResolver = (element, target, shape) => {
+    if (writeShortcodePlaceholder(element, shortcodes, target)) return;
+    const innerBlock = block.innerBlocks[Number(attr(element, 'data-block'))];
+    if (innerBlock) writeBlock(innerBlock, target, shape);
+  };
+  return { html, placeholders };
 }
 
 /** Walks a block's own HTML, converting each inner block where its placeholder is. */
-export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Shape, at: Inline = plainInline): void {
-  const placeholders = (element: Element, target: FlowWriter, placeholderShape: Shape): void => {
-    const inner = block.innerBlocks[Number(attr(element, 'data-index'))];
-    if (inner) writeBlock(inner, target, placeholderShape);
-  };
-  writer.html(htmlWithPlaceholders(block), { ...at, placeholders }, shape);
+export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
+  const { html, placeholders } = blockMarkup(block);
+  writer.html(html, { ...plainInline, placeholders }, shape);
   writer.flush(shape);
 }
 

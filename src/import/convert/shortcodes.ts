@@ -8,8 +8,7 @@ import type { PortableTextBlock } from '../../content/value-types.ts';
 import type { Conversion } from './conversion.ts';
 import { attr, descendants, isElement, parseHtml, type Element, type Node } from './dom.ts';
 import { enclosingLink } from './elements.ts';
-import type { FlowWriter} from './flow.ts';
-import { plainInline } from './flow.ts';
+import { placeholderTag, plainInline, type FlowWriter } from './flow.ts';
 import { embedBlock, imageBlock } from './media.ts';
 
 export interface Shortcode {
@@ -47,18 +46,28 @@ function parseAttributes(text: string): Record<string, string> {
 }
 
 /**
- * The shortcodes in a text, in order and not overlapping. With `lineStart`, only those that begin a
- * line count (in a classic post a shortcode inside a sentence stays text, as it reads).
+ * Which shortcodes count: all of them (a shortcode block); in a classic post those WordPress renders
+ * anywhere and others only where they begin a line (inside a sentence an unknown one reads as text);
+ * in block markup only those WordPress renders.
  */
-export function findShortcodes(text: string, { lineStart }: { lineStart: boolean }): Shortcode[] {
+export type ShortcodeScope = 'all' | 'classic' | 'rendered';
+
+/** The shortcodes WordPress itself registers, which it renders wherever they stand. */
+const renderedShortcodes = new Set(['caption', 'wp_caption', 'gallery', 'audio', 'video', 'embed', 'playlist']);
+
+/** The shortcodes in a text, in order and not overlapping, none inside an HTML tag. */
+export function findShortcodes(text: string, scope: ShortcodeScope): Shortcode[] {
   const found: Shortcode[] = [];
   const closings = closingPositions(text);
+  const insideTag = tagTracker(text);
   openingTag.lastIndex = 0;
   for (let match = openingTag.exec(text); match !== null; match = openingTag.exec(text)) {
     const start = match.index;
-    const escaped = text[start - 1] === '[' && text[openingTag.lastIndex] === ']';
-    if (escaped || (lineStart && !beginsLine(text, start))) continue;
     const name = match[1] as string;
+    const escaped = text[start - 1] === '[' && text[openingTag.lastIndex] === ']';
+    const rendered = renderedShortcodes.has(name.toLowerCase());
+    const counts = scope === 'all' || rendered || (scope === 'classic' && beginsLine(text, start));
+    if (escaped || !counts || insideTag(start)) continue;
     const attributes = parseAttributes(match[2] ?? '');
     let end = openingTag.lastIndex;
     let content: string | undefined;
@@ -71,6 +80,42 @@ export function findShortcodes(text: string, { lineStart }: { lineStart: boolean
     openingTag.lastIndex = end;
   }
   return found;
+}
+
+/** Whether a position is inside an HTML tag (`<a title="[x]">`), asked for positions in increasing order. */
+function tagTracker(text: string): (position: number) => boolean {
+  let scanned = 0;
+  let inside = false;
+  return (position) => {
+    for (; scanned < position; scanned++) {
+      if (text[scanned] === '<') inside = true;
+      else if (text[scanned] === '>') inside = false;
+    }
+    return inside;
+  };
+}
+
+/**
+ * The HTML with a placeholder element where each shortcode stands, and the shortcodes. One that spans
+ * other placeholders (an inner block) is left as text, since its parts belong to different blocks.
+ */
+export function markShortcodes(html: string, scope: ShortcodeScope): { html: string; shortcodes: Shortcode[] } {
+  const shortcodes = findShortcodes(html, scope).filter((shortcode) => !shortcode.source.includes(`<${placeholderTag}`));
+  let marked = '';
+  let from = 0;
+  shortcodes.forEach((shortcode, index) => {
+    marked += `${html.slice(from, shortcode.start)}<${placeholderTag} data-shortcode="${index}"></${placeholderTag}>`;
+    from = shortcode.end;
+  });
+  return { html: marked + html.slice(from), shortcodes };
+}
+
+/** Writes the shortcode a placeholder stands for; false when the element stands for none. */
+export function writeShortcodePlaceholder(element: Element, shortcodes: readonly Shortcode[], writer: FlowWriter): boolean {
+  const index = attr(element, 'data-shortcode');
+  const shortcode = index === undefined ? undefined : shortcodes[Number(index)];
+  if (shortcode) writeShortcode(shortcode, writer);
+  return shortcode !== undefined;
 }
 
 /** Whether only spaces (and perhaps a `<p>`) stand between the line's start and the position. */
@@ -203,15 +248,10 @@ export function writeShortcode(shortcode: Shortcode, writer: FlowWriter): void {
   });
 }
 
-/** Text that holds shortcodes: the text between them as paragraphs, each shortcode as its blocks. */
+/** A shortcode block's text: the text between its shortcodes as paragraphs, each shortcode as its blocks. */
 export function writeShortcodeText(text: string, writer: FlowWriter): void {
-  let at = 0;
-  for (const shortcode of findShortcodes(text, { lineStart: false })) {
-    writer.html(text.slice(at, shortcode.start), plainInline, { style: 'normal' });
-    writer.flush({ style: 'normal' });
-    writeShortcode(shortcode, writer);
-    at = shortcode.end;
-  }
-  writer.html(text.slice(at), plainInline, { style: 'normal' });
-  writer.flush({ style: 'normal' });
+  const { html, shortcodes } = markShortcodes(text, 'all');
+  const shape = { style: 'normal' };
+  writer.html(html, { ...plainInline, placeholders: (element, target) => void writeShortcodePlaceholder(element, shortcodes, target) }, shape);
+  writer.flush(shape);
 }
