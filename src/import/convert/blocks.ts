@@ -287,7 +287,9 @@ export const blockHandlers: Record<string, BlockHandler> = {
   'core/footnotes': footnotes,
   'core/block': reusableBlock,
   // The classic block: classic content, read as a classic post is.
-  'core/freeform': (block, writer, shape) => writer.push(...convertClassic(writer.conversion, block.innerHTML, shape)),
+  'core/freeform': (block, writer, shape) => {
+    if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
+  },
 };
 
 /** The handler for a block name; legacy `core-embed/*` blocks are embeds, anything else unknown. */

@@ -8,7 +8,6 @@ import { attr } from './dom.ts';
 import { placeholderTag, plainInline, type FlowWriter, type PlaceholderResolver } from './flow.ts';
 import { markShortcodes, writeShortcodePlaceholder } from './shortcodes.ts';
 import { handlerFor } from './blocks.ts';
-import { convertClassic } from './classic.ts';
 import type { Shape } from './text.ts';
 
 /** A block as WordPress's parser gives it (the package does not export the type). */
@@ -45,9 +44,9 @@ export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Sh
   writer.flush(shape);
 }
 
+/** Writes a block; classic HTML between blocks (no name) is read as the classic block is. */
 export function writeBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  if (block.blockName === null) writeFreeform(block, writer, shape);
-  else handlerFor(block.blockName)(closedBlock(block, writer), writer, shape);
+  handlerFor(block.blockName ?? 'core/freeform')(closedBlock(block, writer), writer, shape);
 }
 
 const delimiter = /<!--\s+\/?wp:/;
@@ -67,11 +66,6 @@ function closedBlock(block: ParsedBlock, writer: FlowWriter): ParsedBlock {
 
 export function writeBlocks(blocks: readonly ParsedBlock[], writer: FlowWriter, shape: Shape = { style: 'normal' }): void {
   for (const block of blocks) writeBlock(block, writer, shape);
-}
-
-/** Classic HTML between blocks, read as a classic post is. */
-function writeFreeform(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
 }
 
 /**
