@@ -87,7 +87,7 @@ describe('convertPostContent: text', () => {
   });
 
   it('turns titles and excerpts into plain text', () => {
-    expect(htmlToPlainText('Title <em>With</em> <b>Mark<sup>up</sup></b> &amp; more')).toBe('Title With Markup & more');
+    expect(htmlToPlainText('Title <em>With</em> <b>Mark<sup>up</sup></b> &amp; more<br>after')).toBe('Title With Markup & more after');
   });
 });
 
@@ -266,11 +266,11 @@ describe('convertPostContent: layout blocks', () => {
 describe('convertPostContent: code and preformatted text', () => {
   it('keeps code exactly, with its language, and the marks and links code may carry', () => {
     const code = block('code', '<pre class="wp-block-code language-js"><code>if (a &lt; b) {\n    return "x";\n}</code></pre>');
-    const linked = block('code', '<pre class="wp-block-code"><code><a href="#top">Hello</a></code></pre>');
+    const linked = block('code', '<pre class="wp-block-code"><code><a href="#top">Hello</a><br>World</code></pre>');
     const { outline: result } = convert(`${code}\n\n${linked}`);
     expect(result).toEqual([
       { _type: 'code', code: 'if (a < b) {\n    return "x";\n}', language: 'js' },
-      { _type: 'code', code: 'Hello', formatted: [{ style: 'code', text: '[Hello](#top)' }] },
+      { _type: 'code', code: 'Hello\nWorld', formatted: [{ style: 'code', text: '[Hello](#top)\nWorld' }] },
     ]);
   });
 

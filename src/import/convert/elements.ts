@@ -86,7 +86,7 @@ const pre: ElementHandler = (element, { writer, at }) => {
     writer.push({
       _type: 'code',
       _key: writer.conversion.key(),
-      code: textContent(source),
+      code: textContent(source, '\n'),
       ...(language ? { language } : {}),
       ...(formatted.length > 0 ? { formatted } : {}),
     });

@@ -40,5 +40,5 @@ export function convertPostContent(html: string, options: ConvertOptions = {}): 
  * decoded once, whitespace collapsed.
  */
 export function htmlToPlainText(html: string): string {
-  return textContent(parseHtml(html)).replace(/\s+/g, ' ').trim();
+  return textContent(parseHtml(html), ' ').replace(/\s+/g, ' ').trim();
 }
