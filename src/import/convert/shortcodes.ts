@@ -100,6 +100,7 @@ function tagTracker(text: string): (position: number) => boolean {
  * other placeholders (an inner block) is left as text, since its parts belong to different blocks.
  */
 export function markShortcodes(html: string, scope: ShortcodeScope): { html: string; shortcodes: Shortcode[] } {
+  if (!html.includes('[')) return { html, shortcodes: [] };
   const shortcodes = findShortcodes(html, scope).filter((shortcode) => !shortcode.source.includes(`<${placeholderTag}`));
   let marked = '';
   let from = 0;
