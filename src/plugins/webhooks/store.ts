@@ -10,8 +10,8 @@ export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-// States appear as literals so that the claim's index serves them.
-const pending = sql.lit('pending');
+// States appear as literals, as the partial indexes of migration 0011 name them, so those indexes serve.
+const unfinished = [sql.lit('pending'), sql.lit('sending')];
 const sending = sql.lit('sending');
 
 const activeSubscriptions = new ReadCache<SubscriptionRow[]>(1, ['webhook_subscriptions']);
@@ -67,12 +67,9 @@ function claimable(db: Db, now: string, limit: number) {
   return db.kysely
     .selectFrom('webhook_deliveries as d')
     .select(['d.id', 'd.attempts'])
-    .where((where) =>
-      where.or([
-        where.and([where('d.state', '=', pending), where('d.next_attempt_at', '<=', now)]),
-        where.and([where('d.state', '=', sending), where('d.lease_expires_at', '<=', now)]),
-      ]),
-    )
+    // A claimed delivery is due again when its claim runs out (next_attempt_at is set to the claim's end).
+    .where('d.state', 'in', unfinished)
+    .where('d.next_attempt_at', '<=', now)
     // A subquery, not a join: FOR UPDATE would lock the subscription too, and serialize every claim of it.
     .where('d.subscription_id', 'in', (query) => query.selectFrom('webhook_subscriptions').select('id').where('active', '=', 1))
     .where(({ not, exists, selectFrom }) =>
@@ -83,7 +80,7 @@ function claimable(db: Db, now: string, limit: number) {
             .whereRef('o.subscription_id', '=', 'd.subscription_id')
             .whereRef('o.ordering_key', '=', 'd.ordering_key')
             .whereRef('o.id', '<', 'd.id')
-            .where('o.state', 'in', [pending, sending]),
+            .where('o.state', 'in', unfinished),
         ),
       ),
     )
@@ -105,7 +102,7 @@ export async function claimDeliveries(db: Db, request: { owner: string; now: str
     const ids = candidates.map((row) => row.id);
     await tx.kysely
       .updateTable('webhook_deliveries')
-      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_owner: request.owner, lease_expires_at: request.leaseExpiresAt, updated_at: request.now })
+      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_owner: request.owner, lease_expires_at: request.leaseExpiresAt, next_attempt_at: request.leaseExpiresAt, updated_at: request.now })
       .where('id', 'in', ids)
       .execute();
     const rows = await tx.kysely
