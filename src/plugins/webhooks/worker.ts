@@ -68,7 +68,8 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     const inFlight = new Set<Promise<void>>();
     let sent = 0;
     for (;;) {
-      const free = concurrency - inFlight.size;
+      // Claims are made for half the slots or more at once: one claim transaction serves several attempts.
+      const free = inFlight.size === 0 || concurrency - inFlight.size >= concurrency / 2 ? concurrency - inFlight.size : 0;
       const now = clock.now();
       const claimed = free === 0 ? [] : await claimDeliveries(ctx.db, { owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
       for (const delivery of claimed) {
