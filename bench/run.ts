@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     const folioPort = await freePort();
     children.push(
       // The webhook figures need a receiver on loopback.
-      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }),
+      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' }),
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
 

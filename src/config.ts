@@ -77,8 +77,6 @@ export interface Config {
   /** How long a `content:beforeSave` hook may take before the save goes on without it. */
   pluginHookTimeoutMs: number;
   webhooks: {
-    /** Whether subscriptions may point at loopback and private addresses (off: they are refused, an SSRF guard). */
-    allowPrivateAddresses: boolean;
     /** How long one delivery attempt may take, connection and answer included. */
     timeoutMs: number;
   };
@@ -125,7 +123,6 @@ export const configVariables = {
   SESSION_MAX_AGE: 'sessionMaxAge',
   PLUGINS: 'plugins',
   PLUGIN_HOOK_TIMEOUT_MS: 'pluginHookTimeoutMs',
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'webhookAllowPrivateAddresses',
   WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
 } as const;
 
@@ -269,7 +266,6 @@ const rawSchema = z.object({
     .default('webhooks,audit-log')
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
   PLUGIN_HOOK_TIMEOUT_MS: integer(10, 60_000).default(2000),
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanText.default(false),
   WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
 });
 
@@ -363,7 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,
     plugins: raw.PLUGINS,
     pluginHookTimeoutMs: raw.PLUGIN_HOOK_TIMEOUT_MS,
-    webhooks: { allowPrivateAddresses: raw.WEBHOOK_ALLOW_PRIVATE_ADDRESSES, timeoutMs: raw.WEBHOOK_TIMEOUT_MS },
+    webhooks: { timeoutMs: raw.WEBHOOK_TIMEOUT_MS },
   };
 }
 

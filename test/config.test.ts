@@ -36,7 +36,7 @@ describe('loadConfig defaults', () => {
       sessionMaxAgeMs: 14 * 86_400_000,
       plugins: ['webhooks', 'audit-log'],
       pluginHookTimeoutMs: 2000,
-      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
+      webhooks: { timeoutMs: 10_000 },
     });
   });
 
@@ -96,7 +96,6 @@ describe('loadConfig values', () => {
       SESSION_MAX_AGE: '7d',
       PLUGINS: './plugins/slack.js, folio-plugin-search',
       PLUGIN_HOOK_TIMEOUT_MS: '500',
-      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       WEBHOOK_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
@@ -124,7 +123,7 @@ describe('loadConfig values', () => {
       sessionMaxAgeMs: 7 * 86_400_000,
       plugins: ['./plugins/slack.js', 'folio-plugin-search'],
       pluginHookTimeoutMs: 500,
-      webhooks: { allowPrivateAddresses: true, timeoutMs: 3000 },
+      webhooks: { timeoutMs: 3000 },
     });
   });
 
@@ -302,7 +301,7 @@ describe('flags override the environment', () => {
       sessionMaxAgeMs: 14 * 86_400_000,
       plugins: ['webhooks', 'audit-log'],
       pluginHookTimeoutMs: 2000,
-      webhooks: { allowPrivateAddresses: false, timeoutMs: 10_000 },
+      webhooks: { timeoutMs: 10_000 },
     });
   });
 

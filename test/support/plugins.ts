@@ -15,7 +15,7 @@ export const hookTimeoutMs = 150;
 export async function createPluginTestApp(overrides: Record<string, string> = {}, extra: PluginDefinition<any>[] = []): Promise<TestApp> { // eslint-disable-line @typescript-eslint/no-explicit-any -- plugins of any settings
   const shipped = await loadPlugins(['webhooks', 'audit-log'], { hookTimeoutMs });
   const plugins = new PluginHost([...shipped.plugins, ...extra.map((definition) => ({ definition: definition as PluginDefinition<unknown>, source: 'test' }))], { hookTimeoutMs });
-  return createTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_TIMEOUT_MS: '300', ...overrides }, { plugins });
+  return createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_TIMEOUT_MS: '300', ...overrides }, { plugins });
 }
 
 /** A webhook delivery worker of the test app's process, on its clock. */

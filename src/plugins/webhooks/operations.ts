@@ -5,7 +5,7 @@ import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { access, defineOperation, type AuthorizedContext } from '../../core/operation.ts';
 import { toPage, type Page } from '../../core/pagination.ts';
-import { urlProblem } from './addresses.ts';
+import { outgoingUrlProblem } from '../../net/outgoing.ts';
 import type { CreateSubscriptionBody, Delivery, ListDeliveriesQuery, Subscription, UpdateSubscriptionBody } from './schemas.ts';
 import { newSigningSecret } from './signing.ts';
 import * as store from './store.ts';
@@ -34,7 +34,7 @@ function toDelivery(row: store.DeliveryRow, attempts: store.AttemptRow[]): Deliv
 }
 
 async function checkUrl(ctx: AuthorizedContext, url: string): Promise<void> {
-  const problem = await urlProblem(url, ctx.config.webhooks.allowPrivateAddresses);
+  const problem = await outgoingUrlProblem(url, ctx.config.outgoingAllowPrivate);
   if (problem) throw validationError([{ path: 'url', message: problem }]);
 }
 

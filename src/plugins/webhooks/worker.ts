@@ -43,7 +43,7 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     const startedAt = clock.now();
     const started = performance.now();
     const headers = signatureHeaders(subscription.secret, delivery.message_id, startedAt, delivery.payload);
-    const result = await sendWebhook(subscription.url, headers, delivery.payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivateAddresses });
+    const result = await sendWebhook(subscription.url, headers, delivery.payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.outgoingAllowPrivate });
     const durationMs = Math.round(performance.now() - started);
     const now = clock.now();
     const retryAt = new Date(now.getTime() + retryDelayMs(claimed.attempt));
