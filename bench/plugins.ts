@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/core/ids.ts';
 import { openDatabase, type Db } from '../src/db/connection.ts';
+import { newDelivery } from '../src/plugins/webhooks/store.ts';
 
 /**
  * Issue 14's figures. The cost of the plugin system on the hot path: `GET` an entry and `POST` a
@@ -76,24 +77,7 @@ async function measureDeliveries(db: Db, subscriptionId: string, receiver: Recei
   receiver.times.length = 0;
   const now = new Date().toISOString();
   const payload = JSON.stringify({ type: 'content.saved', timestamp: now, data: { bench: true } });
-  const rows = Array.from({ length: batch }, (_, index) => ({
-    id: newId(),
-    subscription_id: subscriptionId,
-    message_id: `msg_${newId()}`,
-    event_type: 'content.saved',
-    ordering_key: `bench:${index}`,
-    payload,
-    state: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    window_started_at: now,
-    lease_owner: null,
-    lease_expires_at: null,
-    last_status: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-  }));
+  const rows = Array.from({ length: batch }, (_, index) => newDelivery(subscriptionId, { messageId: `msg_${newId()}`, eventType: 'content.saved', orderingKey: `bench:${index}`, payload, now }));
   for (let start = 0; start < rows.length; start += 500) await db.kysely.insertInto('webhook_deliveries').values(rows.slice(start, start + 500)).execute();
   const deadline = Date.now() + 300_000;
   while (receiver.times.length < batch && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { newId } from '../../core/ids.ts';
 import type { Db } from '../../db/connection.ts';
 import { inTransaction, lockRowsSkipLocked } from '../../db/dialect.ts';
 import { ReadCache } from '../../db/read-cache.ts';
@@ -40,6 +41,29 @@ export function updateSubscription(db: Db, id: string, changes: Partial<Omit<Sub
 export async function deleteSubscription(db: Db, id: string): Promise<boolean> {
   const result = await db.kysely.deleteFrom('webhook_subscriptions').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** A delivery of a message to one subscription, due now: what the outbox gets for each event. */
+export function newDelivery(subscriptionId: string, message: { messageId: string; eventType: string; orderingKey: string; payload: string; now: string }): DeliveryRow {
+  const { now } = message;
+  return {
+    id: newId(),
+    subscription_id: subscriptionId,
+    message_id: message.messageId,
+    event_type: message.eventType,
+    ordering_key: message.orderingKey,
+    payload: message.payload,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    window_started_at: now,
+    lease_owner: null,
+    lease_expires_at: null,
+    last_status: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
