@@ -4,7 +4,7 @@ import { AppError, notFound } from '../core/errors.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
-import { readPluginStates } from './store.ts';
+import { readPluginStates, type StoredPluginState } from './store.ts';
 import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, PluginDefinition } from './types.ts';
 
 /** A plugin as loaded: its definition, and the specifier configuration named it by. */
@@ -49,8 +49,7 @@ export class PluginHost {
   }
 
   async stateOf(db: Db, plugin: LoadedPlugin, log?: Logger): Promise<PluginState> {
-    const stored = (await readPluginStates(db)).get(plugin.definition.id);
-    return { enabled: stored?.enabled ?? plugin.definition.enabledByDefault ?? true, settings: settingsOf(plugin, stored?.settings ?? null, log) };
+    return stateIn(await readPluginStates(db), plugin, log);
   }
 
   /** Folio's routes for the plugins' own: under `/plugins/:id`, answering 404 while the plugin is off. */
@@ -119,9 +118,10 @@ export class PluginHost {
   private async listening(db: Db, name: HookName, log: Logger): Promise<{ plugin: LoadedPlugin; settings: unknown }[]> {
     const candidates = this.plugins.filter((plugin) => plugin.definition.hooks?.[name] || (name !== 'content:beforeSave' && plugin.definition.transactionalHooks?.[name]));
     if (candidates.length === 0) return [];
+    const stored = await readPluginStates(db);
     const listening = [];
     for (const plugin of candidates) {
-      const state = await this.stateOf(db, plugin, log);
+      const state = stateIn(stored, plugin, log);
       if (state.enabled) listening.push({ plugin, settings: state.settings });
     }
     return listening;
@@ -130,6 +130,12 @@ export class PluginHost {
   private hookContext(ctx: HookRuntime, plugin: LoadedPlugin, settings: unknown): HookContext<unknown> {
     return { pluginId: plugin.definition.id, settings, log: ctx.log.child({ plugin: plugin.definition.id }), clock: ctx.clock };
   }
+}
+
+/** A plugin's state from the stored rows: its defaults when it has none. */
+function stateIn(stored: Map<string, StoredPluginState>, plugin: LoadedPlugin, log?: Logger): PluginState {
+  const row = stored.get(plugin.definition.id);
+  return { enabled: row?.enabled ?? plugin.definition.enabledByDefault ?? true, settings: settingsOf(plugin, row?.settings ?? null, log) };
 }
 
 /** The stored settings through the plugin's schema; what no longer fits it (an upgraded plugin) gives way to the defaults. */

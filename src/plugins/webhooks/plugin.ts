@@ -3,7 +3,7 @@ import { newId } from '../../core/ids.ts';
 import { eventTypeOf, forEveryEvent, resourceOf } from '../event-types.ts';
 import { definePlugin, type TransactionalHookContext } from '../types.ts';
 import { webhookRoutes } from './routes.ts';
-import { insertDeliveries, listActiveSubscriptions } from './store.ts';
+import { insertDeliveries, listActiveSubscriptions, newDelivery } from './store.ts';
 import { createDeliveryWorker } from './worker.ts';
 
 /**
@@ -27,27 +27,8 @@ export const webhooksPlugin = definePlugin({
     const resource = resourceOf(name, event);
     const payload = JSON.stringify({ type, timestamp: now, data: event });
     const messageId = `msg_${newId()}`;
-    await insertDeliveries(
-      ctx.db,
-      subscriptions.map((subscription) => ({
-        id: newId(),
-        subscription_id: subscription.id,
-        message_id: messageId,
-        event_type: type,
-        ordering_key: `${resource.type}:${resource.id}`,
-        payload,
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        window_started_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
+    const message = { messageId, eventType: type, orderingKey: `${resource.type}:${resource.id}`, payload, now };
+    await insertDeliveries(ctx.db, subscriptions.map((subscription) => newDelivery(subscription.id, message)));
   }),
   routes: webhookRoutes,
   background: (ctx) => {

@@ -1,4 +1,3 @@
-import packageJson from '../../../package.json' with { type: 'json' };
 import { OutgoingError, outgoingRequest } from '../../net/outgoing.ts';
 
 export interface SendResult {
@@ -9,26 +8,19 @@ export interface SendResult {
 }
 
 /**
- * Sends one signed POST through the guarded outgoing client (src/net/outgoing.ts). Redirects are
- * never followed (a 3xx is a failed attempt), so no answer can send the request on to an address the
- * guard would refuse; the whole attempt, answer included, must end within `timeoutMs`. Never throws.
+ * Sends one signed POST through the guarded client (net/outgoing.ts, decisions/0026): non-public
+ * addresses refused unless the deployment allows them, no redirect followed (a 3xx is a failed
+ * attempt), the whole exchange within `timeoutMs`. Never throws.
  */
 export async function sendWebhook(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<SendResult> {
   try {
-    const response = await outgoingRequest(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': `Folio-Webhooks/${packageJson.version}` },
-      body,
-      timeoutMs: options.timeoutMs,
-      allowPrivate: options.allowPrivate,
-    });
-    // The body is not needed, but must be read for the answer to be complete (and the timeout to cover it).
+    const response = await outgoingRequest(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, timeoutMs: options.timeoutMs, maxBytes: 64 * 1024, allowPrivate: options.allowPrivate });
+    // The answer is not needed, but is read to its end: the attempt is over only then.
     for await (const chunk of response.body) void chunk;
-    const status = response.status;
+    const { status } = response;
     if (status >= 200 && status < 300) return { status };
     return { status, error: status >= 300 && status < 400 ? `Redirect to ${response.headers.location ?? '(none)'} not followed` : `HTTP ${status}` };
   } catch (error) {
-    if (error instanceof OutgoingError) return { error: error.reason === 'timeout' ? `Timed out after ${options.timeoutMs} ms` : error.message };
-    throw error;
+    return { error: error instanceof OutgoingError ? error.message : String(error) };
   }
 }

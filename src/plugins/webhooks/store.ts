@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { newId } from '../../core/ids.ts';
 import type { Db } from '../../db/connection.ts';
 import { inTransaction, lockRowsSkipLocked } from '../../db/dialect.ts';
 import { ReadCache } from '../../db/read-cache.ts';
@@ -10,8 +11,8 @@ export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-// States appear as literals so that the claim's index serves them.
-const pending = sql.lit('pending');
+// States appear as literals, as the partial indexes of migration 0011 name them, so those indexes serve.
+const unfinished = [sql.lit('pending'), sql.lit('sending')];
 const sending = sql.lit('sending');
 
 const activeSubscriptions = new ReadCache<SubscriptionRow[]>(1, ['webhook_subscriptions']);
@@ -42,6 +43,29 @@ export async function deleteSubscription(db: Db, id: string): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
+/** A delivery of a message to one subscription, due now: what the outbox gets for each event. */
+export function newDelivery(subscriptionId: string, message: { messageId: string; eventType: string; orderingKey: string; payload: string; now: string }): DeliveryRow {
+  const { now } = message;
+  return {
+    id: newId(),
+    subscription_id: subscriptionId,
+    message_id: message.messageId,
+    event_type: message.eventType,
+    ordering_key: message.orderingKey,
+    payload: message.payload,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    window_started_at: now,
+    lease_owner: null,
+    lease_expires_at: null,
+    last_status: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
   if (rows.length > 0) await db.kysely.insertInto('webhook_deliveries').values(rows).execute();
 }
@@ -67,12 +91,9 @@ function claimable(db: Db, now: string, limit: number) {
   return db.kysely
     .selectFrom('webhook_deliveries as d')
     .select(['d.id', 'd.attempts'])
-    .where((where) =>
-      where.or([
-        where.and([where('d.state', '=', pending), where('d.next_attempt_at', '<=', now)]),
-        where.and([where('d.state', '=', sending), where('d.lease_expires_at', '<=', now)]),
-      ]),
-    )
+    // A claimed delivery is due again when its claim runs out (next_attempt_at is set to the claim's end).
+    .where('d.state', 'in', unfinished)
+    .where('d.next_attempt_at', '<=', now)
     // A subquery, not a join: FOR UPDATE would lock the subscription too, and serialize every claim of it.
     .where('d.subscription_id', 'in', (query) => query.selectFrom('webhook_subscriptions').select('id').where('active', '=', 1))
     .where(({ not, exists, selectFrom }) =>
@@ -83,7 +104,7 @@ function claimable(db: Db, now: string, limit: number) {
             .whereRef('o.subscription_id', '=', 'd.subscription_id')
             .whereRef('o.ordering_key', '=', 'd.ordering_key')
             .whereRef('o.id', '<', 'd.id')
-            .where('o.state', 'in', [pending, sending]),
+            .where('o.state', 'in', unfinished),
         ),
       ),
     )
@@ -105,7 +126,7 @@ export async function claimDeliveries(db: Db, request: { owner: string; now: str
     const ids = candidates.map((row) => row.id);
     await tx.kysely
       .updateTable('webhook_deliveries')
-      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_owner: request.owner, lease_expires_at: request.leaseExpiresAt, updated_at: request.now })
+      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_owner: request.owner, lease_expires_at: request.leaseExpiresAt, next_attempt_at: request.leaseExpiresAt, updated_at: request.now })
       .where('id', 'in', ids)
       .execute();
     const rows = await tx.kysely

@@ -31,7 +31,7 @@ export interface DeliveryWorker {
  */
 export function createDeliveryWorker(ctx: BackgroundContext, options: { concurrency?: number; intervalMs?: number } = {}): DeliveryWorker {
   const { clock, log, config } = ctx;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 16;
   const intervalMs = options.intervalMs ?? 1000;
   const leaseMs = config.webhooks.timeoutMs + 30_000;
   const owner = `${process.pid}-${newId()}`;
@@ -60,14 +60,28 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     else if (state === 'pending') log.warn({ ...fields, error: result.error, retryAt }, 'webhook attempt failed; it will be retried');
   }
 
+  /**
+   * Keeps up to `concurrency` attempts in flight, claiming more as each ends (an attempt that ends
+   * may free the next event of its entry), until nothing is due and nothing is in flight.
+   */
   async function claimAndSend(): Promise<number> {
+    const inFlight = new Set<Promise<void>>();
     let sent = 0;
     for (;;) {
+      // Claims are made for half the slots or more at once: one claim transaction serves several attempts.
+      const free = inFlight.size === 0 || concurrency - inFlight.size >= concurrency / 2 ? concurrency - inFlight.size : 0;
       const now = clock.now();
-      const claimed = await claimDeliveries(ctx.db, { owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString(), limit: concurrency });
-      await Promise.all(claimed.map(attempt));
+      const claimed = free === 0 ? [] : await claimDeliveries(ctx.db, { owner, now: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
+      for (const delivery of claimed) {
+        // A failure to record the attempt leaves the claim to run out: the delivery is claimed again then.
+        const running = attempt(delivery)
+          .catch((error: unknown) => log.error({ err: error, deliveryId: delivery.deliveryId }, 'recording a webhook attempt failed'))
+          .finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      }
       sent += claimed.length;
-      if (claimed.length === 0) return sent;
+      if (inFlight.size === 0) return sent;
+      if (claimed.length < free || free === 0) await Promise.race(inFlight);
     }
   }
 
