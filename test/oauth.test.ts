@@ -118,6 +118,9 @@ describe('registration (RFC 7591)', () => {
     expect(response.body).toMatchObject({ client_name: 'Claude', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
     expect(response.body.client_id).toMatch(/^folio_client_/);
     expect(Object.values(response.body)).not.toContain(null);
+    const unnamed = await postJson(`${server.origin}/_cms/api/oauth/register`, { redirect_uris: ['com.example.app:/callback'] });
+    expect(unnamed.status).toBe(201);
+    expect(unnamed.body.client_name).toBe('Unnamed client');
   });
 
   it.each([
