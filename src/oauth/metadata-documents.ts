@@ -35,9 +35,12 @@ export async function fetchMetadataDocument(clientId: string, allowPrivate: bool
   if (url === null || url.hash !== '' || url.username !== '' || url.password !== '') throw refuse(clientId, 'is not a valid URL');
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse(clientId, 'must be served over https');
   const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, keepAlive: false });
+  // The whole fetch, not only each wait for bytes: a server dribbling a byte at a time is cut off too.
+  const deadline = AbortSignal.timeout(metadataDocumentLimits.timeoutMs);
+  const failed = (why: string) => (deadline.aborted ? refuse(clientId, 'took too long to answer') : refuse(clientId, why));
   return new Promise<FetchedDocument>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, { agent, timeout: metadataDocumentLimits.timeoutMs, headers: { accept: 'application/json' } }, (response) => {
+    const request = client.get(url, { agent, signal: deadline, headers: { accept: 'application/json' } }, (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         response.destroy();
@@ -60,7 +63,7 @@ export async function fetchMetadataDocument(clientId: string, allowPrivate: bool
         }
         chunks.push(chunk);
       });
-      response.on('error', () => reject(refuse(clientId, 'could not be read')));
+      response.on('error', () => reject(failed('could not be read')));
       response.on('end', () => {
         try {
           resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), freshForMs: freshFor(response.headers['cache-control']) });
@@ -69,11 +72,9 @@ export async function fetchMetadataDocument(clientId: string, allowPrivate: bool
         }
       });
     });
-    request.on('timeout', () => request.destroy(refuse(clientId, 'took too long to answer')));
     request.on('error', (error) => {
-      if (error instanceof OAuthError) reject(error);
-      else if (/private|not allowed/i.test(error.message)) reject(refuse(clientId, 'points at a private address'));
-      else reject(refuse(clientId, 'could not be fetched'));
+      if (/private|not allowed/i.test(error.message)) reject(refuse(clientId, 'points at a private address'));
+      else reject(failed('could not be fetched'));
     });
   });
 }
