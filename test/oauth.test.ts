@@ -267,6 +267,13 @@ describe('authorization code with PKCE', () => {
     const reused = await token({});
     expect(reused.body.error).toBe('invalid_grant');
     expect((await mcpCall(good.body.access_token)).status).toBe(401);
+    // A client with one redirect URI may leave it out of both requests.
+    const omitted = await authorizationRequest(client, { redirect_uri: '' });
+    omitted.url.searchParams.delete('redirect_uri');
+    const back = await authorizeInBrowser(server, user.cookie, omitted.url.href);
+    expect(back.href.startsWith('http://127.0.0.1:9999/callback?')).toBe(true);
+    const withoutRedirect = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', client_id: client.client_id, code: back.searchParams.get('code')!, code_verifier: omitted.verifier });
+    expect(withoutRedirect.status).toBe(200);
   });
 
   it('answers the token endpoint’s bad input per RFC 6749 §5.2', async () => {
