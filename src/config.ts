@@ -60,6 +60,12 @@ export interface Config {
    * takes the n-th address from the right of `X-Forwarded-For` (what the outermost trusted proxy saw).
    */
   trustProxy: number;
+  /**
+   * Whether requests Folio makes to URLs others name (webhooks, OAuth client documents, WordPress
+   * sites) may reach loopback, private and link-local addresses: off, as request forgery could
+   * otherwise reach inside the deployment's network (src/net/outgoing.ts).
+   */
+  outgoingAllowPrivate: boolean;
   /** Undefined: no mail is sent, and sign-in links are logged at warn instead (development). */
   smtp: SmtpConfig | undefined;
   /** A session ends after this long without a request… */
@@ -103,6 +109,7 @@ export const configVariables = {
   SCHEDULER_INTERVAL_MS: 'schedulerIntervalMs',
   JOB_CONCURRENCY: 'jobConcurrency',
   TRUST_PROXY: 'trustProxy',
+  OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'outgoingAllowPrivateAddresses',
   SMTP_URL: 'smtpUrl',
   SMTP_HOST: 'smtpHost',
   SMTP_PORT: 'smtpPort',
@@ -239,6 +246,7 @@ const rawSchema = z.object({
       if (hops < 0 || hops > 10) ctx.addIssue({ code: 'custom', message: 'must be false, true or the number of proxies in front of Folio (0-10)' });
       return hops;
     }),
+  OUTGOING_ALLOW_PRIVATE_ADDRESSES: booleanText.default(false),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   SMTP_HOST: z.string().min(1).optional(),
   SMTP_PORT: integer(1, 65535).optional(),
@@ -333,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
     jobConcurrency: raw.JOB_CONCURRENCY,
     trustProxy: raw.TRUST_PROXY,
+    outgoingAllowPrivate: raw.OUTGOING_ALLOW_PRIVATE_ADDRESSES,
     smtp: smtpConfig(raw),
     sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,

@@ -79,7 +79,7 @@ describe('folio --help', () => {
 
   it('describes the flags of serve', () => {
     expectSuccess(serve);
-    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--log-format', '--cors-origins', '--body-limit', '--trust-proxy', '--smtp-url', '--smtp-from', '--session-idle-timeout', '--session-max-age']) {
+    for (const flag of ['--port', '--host', '--public-url', '--database-url', '--media-dir', '--log-level', '--log-format', '--cors-origins', '--body-limit', '--trust-proxy', '--outgoing-allow-private-addresses', '--smtp-url', '--smtp-from', '--session-idle-timeout', '--session-max-age']) {
       expect(serve.stdout).toContain(flag);
     }
   });

@@ -30,6 +30,7 @@ describe('loadConfig defaults', () => {
       schedulerIntervalMs: 1000,
       jobConcurrency: 4,
       trustProxy: 0,
+      outgoingAllowPrivate: false,
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
@@ -78,6 +79,7 @@ describe('loadConfig values', () => {
       SCHEDULER_INTERVAL_MS: '250',
       JOB_CONCURRENCY: '8',
       TRUST_PROXY: '2',
+      OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
       SMTP_HOST: 'smtp.example',
       SMTP_PORT: '465',
       SMTP_USER: 'folio',
@@ -106,6 +108,7 @@ describe('loadConfig values', () => {
       schedulerIntervalMs: 250,
       jobConcurrency: 8,
       trustProxy: 2,
+      outgoingAllowPrivate: true,
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
@@ -240,6 +243,7 @@ describe('flags override the environment', () => {
       BODY_LIMIT: '1mb',
       SCHEDULER_INTERVAL_MS: '5000',
       JOB_CONCURRENCY: '2',
+      OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
     };
     const flags = {
       port: '5000',
@@ -263,6 +267,7 @@ describe('flags override the environment', () => {
       bodyLimit: '64kb',
       schedulerIntervalMs: '200',
       jobConcurrency: '3',
+      outgoingAllowPrivateAddresses: 'false',
     };
     expect(loadConfig(env, flags)).toEqual({
       port: 5000,
@@ -279,6 +284,7 @@ describe('flags override the environment', () => {
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
       trustProxy: 0,
+      outgoingAllowPrivate: false,
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,

@@ -57,6 +57,9 @@ describe('search', () => {
     const [cafe] = (await search('q=quoted')).results;
     expect(cafe!.snippet).toContain('&lt;b&gt;all&lt;/b&gt; day &amp; night &quot;<mark>quoted</mark>');
     expect(cafe!.snippet).not.toMatch(/<(?!\/?mark>)/);
+    // Marked as the index matched them: by stem, case and diacritics folded; from the title when only it matches.
+    expect((await search('q=runs')).results[0]!.snippet).toBe('<mark>Running</mark> between cafés &lt;b&gt;all&lt;/b&gt; day &amp; night &quot;quoted&quot;.');
+    expect((await search('q=ZURICH')).results[0]!.snippet).toBe('Café culture in <mark>Zürich</mark>');
   });
 
   it('folds case and diacritics, and stems English', async () => {

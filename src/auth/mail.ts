@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 
@@ -39,11 +39,13 @@ export function createMailer(config: Pick<Config, 'smtp'>, log: Logger): Mailer 
       log.warn({ to: mail.to, link: mail.link }, `no SMTP server configured (SMTP_URL): "${mail.subject}" not sent; its link is ${mail.link}`);
     });
   }
-  const transport = nodemailer.createTransport(smtp.transport);
+  // nodemailer (some 25 MB once loaded) comes in with the first mail.
+  let transport: Promise<Transporter> | undefined;
   const mailer = deferredMailer(true, log, async (mail) => {
-    await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtp.transport));
+    await (await transport).sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
   });
-  return { ...mailer, close: () => transport.close() };
+  return { ...mailer, close: () => void transport?.then((opened) => opened.close()) };
 }
 
 /** Runs each delivery after the current response is on its way; a failure is logged, never thrown at a caller. */

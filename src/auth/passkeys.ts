@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
 import { AppError, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
@@ -20,6 +13,12 @@ import { sessionTokenFrom, startSession, type IssuedSession } from './sessions.t
 import type { PasskeyAssertionBody, PasskeyRegistrationBody, RenamePasskeyBody } from './sign-in-schemas.ts';
 import { registrationRefused, relyingParty, signInRefused, spendChallenge, storeChallenge } from './webauthn.ts';
 
+/**
+ * The WebAuthn library is loaded on the first passkey request: it and its dependencies weigh some
+ * 25 MB, which a server that never sees a passkey (or has not yet) need not carry.
+ */
+const simpleWebAuthn = () => import('@simplewebauthn/server');
+
 /** Passkeys (DECISIONS §6): WebAuthn with `@simplewebauthn/server`, at most 10 a user. */
 export const maxPasskeysPerUser = 10;
 
@@ -29,7 +28,7 @@ export const passkeySignInOptions = defineOperation({
   access: access.public,
   async run(ctx): Promise<PublicKeyCredentialRequestOptionsJSON> {
     await spendByClient(ctx, signInLimits.passkeySignIn, undefined);
-    const options = await generateAuthenticationOptions({ rpID: relyingParty(ctx).id, userVerification: 'preferred' });
+    const options = await (await simpleWebAuthn()).generateAuthenticationOptions({ rpID: relyingParty(ctx).id, userVerification: 'preferred' });
     await storeChallenge(ctx, options.challenge, 'authentication', null);
     return options;
   },
@@ -52,7 +51,7 @@ export const passkeySignIn = defineOperation({
     const party = relyingParty(ctx);
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (await simpleWebAuthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: party.origin,
@@ -87,7 +86,7 @@ export const passkeyRegistrationOptions = defineOperation({
     const existing = await store.listPasskeyRows(ctx.db, actor.userId);
     if (existing.length >= maxPasskeysPerUser) throw tooManyPasskeys();
     const party = relyingParty(ctx);
-    const options = await generateRegistrationOptions({
+    const options = await (await simpleWebAuthn()).generateRegistrationOptions({
       rpName: party.name,
       rpID: party.id,
       userName: actor.email,
@@ -117,7 +116,7 @@ export const registerPasskey = defineOperation({
     const party = relyingParty(ctx);
     let verified;
     try {
-      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: party.origin, expectedRPID: party.id, requireUserVerification: false });
+      verified = await (await simpleWebAuthn()).verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: party.origin, expectedRPID: party.id, requireUserVerification: false });
     } catch (error) {
       throw registrationRefused((error as Error).message);
     }

@@ -27,6 +27,7 @@ export function registerServeCommand(program: Command): void {
     .option('--body-limit <size>', 'largest JSON body accepted, such as 10mb (BODY_LIMIT)')
     .option('--scheduler-interval-ms <ms>', 'how often due background jobs (scheduled publications) are looked for, 100-60000 (SCHEDULER_INTERVAL_MS, default 1000)')
     .option('--job-concurrency <n>', 'how many background jobs run at once, 1-100 (JOB_CONCURRENCY, default 4)')
+    .option('--outgoing-allow-private-addresses <bool>', 'let requests to URLs others name (webhooks, OAuth client documents, WordPress sites) reach loopback and private addresses (OUTGOING_ALLOW_PRIVATE_ADDRESSES, default false)')
     .option('--trust-proxy <n>', 'false, true or how many reverse proxies forward requests: the client address then comes from X-Forwarded-For (TRUST_PROXY, default false)')
     .option('--smtp-url <url>', 'smtp:// or smtps:// URL of the server that sends sign-in and invitation mails (SMTP_URL; or SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD)')
     .option('--smtp-from <address>', 'From address of those mails (SMTP_FROM, default folio@ the PUBLIC_URL host)')

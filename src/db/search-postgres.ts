@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from './connection.ts';
-import { snippetMarks, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
+import { type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
 
 /**
  * Search on PostgreSQL (docs/decisions/0020): each document has a `tsvector` (title weighted A, body
@@ -111,27 +111,23 @@ export function renderTsquery(query: SearchQuery, config: RawBuilder<unknown>): 
   return query.excluded.length === 0 ? required : sql`(${required} && !!${anyOf(query.excluded)})`;
 }
 
-const headlineOptions = `StartSel=${snippetMarks.start}, StopSel=${snippetMarks.end}, MaxWords=24, MinWords=12, MaxFragments=1`;
-
 /**
- * ts_headline's parser takes `<b>` in plain text for markup and drops it, and `&amp;` for an entity:
- * they go in as private-use characters (which stored text never holds, see search/text.ts) and come
- * back after.
+ * Folio's configurations this database has (migration 0008 copies the server's built-in ones), read
+ * once per process: a search names its configurations as constants, so that each is matched through
+ * the GIN index (a configuration computed in the statement made PostgreSQL test every document).
  */
-const markupCharacters = '<>&';
-const standIns = '\uE000\uE001\uE002';
+const knownConfigs = new WeakMap<Db, Promise<Set<string>>>();
 
-function headline(text: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`ts_headline(page.config, translate(${text}, ${markupCharacters}, ${standIns}), page.query, ${headlineOptions})`;
+function folioConfigs(db: Db): Promise<Set<string>> {
+  let configs = knownConfigs.get(db);
+  if (!configs) {
+    configs = sql<{ name: string }>`select cfgname as name from pg_ts_config where cfgname like 'folio\_%' and pg_ts_config_is_visible(oid)`
+      .execute(db.kysely)
+      .then(({ rows }) => new Set(rows.map((row) => row.name)));
+    knownConfigs.set(db, configs);
+  }
+  return configs;
 }
-
-function restoreMarkup(snippet: string): string {
-  return snippet.replace(/[\uE000-\uE002]/g, (char) => markupCharacters[char.charCodeAt(0) - 0xe000]!);
-}
-
-/** Ranks of the title (weight A) and the body (weight B) alone, weights given as {D, C, B, A}. */
-const titleRank = sql`ts_rank('{0,0,0,1}', page.vector, page.query)`;
-const bodyRank = sql`ts_rank('{0,0,1,0}', page.vector, page.query)`;
 
 export const postgresSearch: SearchEngine = {
   async insertDocuments(db: Db, documents: readonly SearchDocument[]): Promise<void> {
@@ -148,31 +144,45 @@ export const postgresSearch: SearchEngine = {
   },
 
   /**
-   * One statement: the query is built once per configuration the documents may use (the site's
-   * locales, or the asked locale), each matched through the GIN index; headlines are made for the
-   * page's rows only, from the field whose own rank is higher (the body on a tie).
+   * One statement: a branch per configuration the documents may use (the site's locales, or the
+   * asked locale), each matched through the GIN index with its own query and ranked; the page's
+   * documents are read after ranking, so the sort carries keys and scores only.
    */
   async search(db: Db, request: SearchRequest): Promise<SearchHit[]> {
+    const known = await folioConfigs(db);
     const locales = request.locale === undefined ? request.siteLocales : [request.locale];
-    const names = [...new Set([...locales.map(configName), ...(request.locale === undefined ? ['folio_simple'] : [])])];
-    const filters = [sql`d.variant <> ${request.view === 'live' ? 'working' : 'live'}`];
-    if (request.collectionIds !== undefined) filters.push(sql`d.collection_id in (${sql.join(request.collectionIds)})`);
-    if (request.locale !== undefined) filters.push(sql`d.locale = ${request.locale}`);
-    const score = sql`ts_rank(d.vector, q.query)::float8`;
-    const after = request.after;
-    if (after !== undefined) filters.push(sql`(${score} < ${after.score} or (${score} = ${after.score} and d.entry_id > ${after.entryId}))`);
+    const wanted = [...locales.map(configName), ...(request.locale === undefined ? ['folio_simple'] : [])];
+    const names = [...new Set(wanted.map((name) => (known.has(name) ? name : 'folio_simple')))];
+    const branches = names.map((name) => {
+      const config = sql`${name}::regconfig`;
+      const query = renderTsquery(request.query, config);
+      const score = sql`ts_rank(d.vector, ${query})::float8`;
+      const filters = [sql`d.config = ${config}`, sql`d.vector @@ ${query}`, sql`d.variant <> ${request.view === 'live' ? 'working' : 'live'}`];
+      if (request.collectionIds !== undefined) filters.push(sql`d.collection_id in (${sql.join(request.collectionIds)})`);
+      if (request.locale !== undefined) filters.push(sql`d.locale = ${request.locale}`);
+      const after = request.after;
+      if (after !== undefined) filters.push(sql`(${score} < ${after.score} or (${score} = ${after.score} and d.entry_id > ${after.entryId}))`);
+      return sql`select d.entry_id, d.variant, ${score} as score from search_documents d where ${sql.join(filters, sql` and `)}`;
+    });
     const { rows } = await sql<SearchHit>`
-      select page.entry_id as "entryId", page.collection, page.slug, page.title, page.score,
-        case when ${titleRank} > ${bodyRank} then ${headline(sql`page.title_text`)} else ${headline(sql`page.body_text`)} end as snippet
-      from (
-        select d.entry_id, d.slug, d.title, d.config, d.vector, d.title_text, d.body_text, d.collection, q.query, ${score} as score
-        from (select distinct ${resolvedConfig(sql`name`)} as config from unnest(${names}::text[]) as name) configs
-        cross join lateral (select ${renderTsquery(request.query, sql`configs.config`)} as query) q
-        join search_documents d on d.config = configs.config and d.vector @@ q.query
-        where ${sql.join(filters, sql` and `)}
-        order by score desc, d.entry_id limit ${request.limit}
-      ) page
+      select d.entry_id as "entryId", d.collection, d.slug, d.title, page.score, d.title_text as "titleText", d.body_text as "bodyText", d.locale
+      from (select * from (${sql.join(branches, sql` union all `)}) matches order by score desc, entry_id limit ${request.limit}) page
+      join search_documents d on d.entry_id = page.entry_id and d.variant = page.variant
       order by page.score desc, page.entry_id`.execute(db.kysely);
-    return rows.map((row) => ({ ...row, snippet: restoreMarkup(row.snippet) }));
+    return rows;
+  },
+
+  /**
+   * GIN's fast update queues new entries in a pending list that every search reads through until
+   * vacuum merges it; after a rebuild that is the whole index (a search at 10,000 entries: 1.4 ms
+   * for the index scan before, 0.6 ms after).
+   */
+  async compact(db: Db): Promise<void> {
+    await sql`select gin_clean_pending_list('search_documents_vector'::regclass)`.execute(db.kysely);
+  },
+
+  stemmingLanguage(locale: string): string | undefined {
+    const name = configName(locale).slice('folio_'.length);
+    return name === 'simple' ? undefined : name;
   },
 };

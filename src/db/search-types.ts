@@ -60,18 +60,18 @@ export interface SearchHit {
   title: string;
   /** Higher is better; comparable within one query. */
   score: number;
-  /** The passage of the best-matching field, matched terms between `snippetMarks`, not yet escaped. */
-  snippet: string;
+  /** The document's text and language, for its snippet (src/search/snippets.ts). */
+  titleText: string;
+  bodyText: string;
+  locale: string;
 }
-
-/**
- * What the engines put around matched terms in snippets: control characters that stored text never
- * holds (src/search/text.ts strips them), so escaping the snippet afterwards cannot be confused.
- */
-export const snippetMarks = { start: '\u0001', end: '\u0002' } as const;
 
 export interface SearchEngine {
   /** Adds documents; their entries hold none yet (the caller deleted them). */
   insertDocuments(db: Db, documents: readonly SearchDocument[]): Promise<void>;
   search(db: Db, request: SearchRequest): Promise<SearchHit[]>;
+  /** After a rebuild: merges what the batches left in pieces, so searches read the index in one piece. */
+  compact(db: Db): Promise<void>;
+  /** The stemmer (src/search/stemmers.ts) the index applies to documents in this locale; undefined when none. */
+  stemmingLanguage(locale: string): string | undefined;
 }

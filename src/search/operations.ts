@@ -8,12 +8,15 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { searchEngine } from '../db/search-engine.ts';
+import type { SearchHit, SearchQuery } from '../db/search-types.ts';
 import { lockCollection } from '../schema/operations.ts';
 import * as schemaStore from '../schema/store.ts';
 import { publicReadEnabled, readSettings } from '../settings/read.ts';
 import { isSearchable } from './documents.ts';
 import { rebuildBatch } from './indexer.ts';
 import { parseSearchQuery } from './query.ts';
+import { makeSnippet, SnippetMaker } from './snippets.ts';
+import { loadStemmer } from './stemmers.ts';
 import type { RebuildBody, SearchQueryParams, SearchResult, SuggestQueryParams } from './schemas.ts';
 import * as store from './store.ts';
 import { snippetHtml, suggestionPrefix } from './text.ts';
@@ -70,11 +73,29 @@ export const searchContent = defineOperation({
       limit: input.limit + 1,
     });
     const page = hits.slice(0, input.limit);
-    const results = page.map((hit) => ({ collection: hit.collection, id: hit.entryId, slug: hit.slug, title: hit.title, snippet: snippetHtml(hit.snippet ?? ''), score: hit.score }));
+    const snippets = await snippetsOf(ctx.db, query, page);
+    const results = page.map((hit, index) => ({ collection: hit.collection, id: hit.entryId, slug: hit.slug, title: hit.title, snippet: snippetHtml(snippets[index]!), score: hit.score }));
     const last = page.at(-1);
     return hits.length > input.limit && last ? { results, nextCursor: encodeCursor([last.score, last.entryId]) } : { results };
   },
 });
+
+/** Each hit's snippet, made with the stemmer its index used (one snippet maker per language on the page). */
+async function snippetsOf(db: Db, query: SearchQuery, hits: readonly SearchHit[]): Promise<string[]> {
+  const engine = searchEngine(db);
+  const makers = new Map<string | undefined, Promise<SnippetMaker>>();
+  return Promise.all(
+    hits.map(async (hit) => {
+      const language = engine.stemmingLanguage(hit.locale);
+      let maker = makers.get(language);
+      if (!maker) {
+        maker = loadStemmer(language).then((stem) => new SnippetMaker(query, stem, language));
+        makers.set(language, maker);
+      }
+      return makeSnippet(await maker, hit.titleText, hit.bodyText);
+    }),
+  );
+}
 
 export const suggestTitles = defineOperation({
   name: 'search.suggest',
@@ -108,6 +129,7 @@ export const rebuildIndex = defineOperation({
     }
     const items: store.CollectionCounts[] = [];
     for (const { slug } of collections) items.push(await rebuildCollection(ctx.db, slug));
+    await searchEngine(ctx.db).compact(ctx.db);
     return { items };
   },
 });

@@ -1,14 +1,17 @@
-import { snippetMarks } from '../db/search-types.ts';
-
 /**
  * Text as the index holds it, and the little text handling search does itself: folding for
  * suggestions, and turning the engines' marked snippets into safe HTML.
  */
 
 // Control characters other than tab and line breaks: never content, and the snippet marks are among
-// them, so a stored text can never fake a mark. Also the three private-use characters PostgreSQL's
-// snippets use as stand-ins (db/search-postgres.ts).
-const unindexable = /[\p{Cc}\uE000-\uE002]/gu;
+// them, so a stored text can never fake a mark.
+const unindexable = /\p{Cc}/gu;
+
+/**
+ * What snippets put around matched terms: control characters that stored text never holds, so
+ * escaping the snippet afterwards cannot be confused.
+ */
+export const snippetMarks = { start: '\u0001', end: '\u0002' } as const;
 
 /** Text as it is indexed: well-formed, composed (NFC: é is one character on both engines), no control characters. */
 export function indexableText(text: string): string {
@@ -18,9 +21,14 @@ export function indexableText(text: string): string {
     .replace(unindexable, (char) => (char === '\t' || char === '\n' || char === '\r' ? char : ' '));
 }
 
+/** Lower case without diacritics, as both engines compare words. */
+export function foldWord(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /** Lower-case words without diacritics, letters and digits only: how suggestions compare titles and prefixes. */
 function foldedWords(text: string): string[] {
-  return text.toWellFormed().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return foldWord(text.toWellFormed()).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Suggestions compare this many characters of a title at most: enough to tell titles apart while typing. */
