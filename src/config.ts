@@ -72,11 +72,6 @@ export interface Config {
   sessionIdleMs: number;
   /** …and this long after sign-in, whatever its use. */
   sessionMaxAgeMs: number;
-  /**
-   * Whether OAuth client-ID metadata documents may be fetched from private and loopback addresses, and
-   * over plain http (development, tests); off, such a `client_id` is refused (no request forgery).
-   */
-  oauthAllowPrivateClientUrls: boolean;
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -118,7 +113,6 @@ export const configVariables = {
   SMTP_FROM: 'smtpFrom',
   SESSION_IDLE_TIMEOUT: 'sessionIdleTimeout',
   SESSION_MAX_AGE: 'sessionMaxAge',
-  OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'oauthAllowPrivateClientUrls',
 } as const;
 
 type Variable = keyof typeof configVariables;
@@ -255,7 +249,6 @@ const rawSchema = z.object({
   SMTP_FROM: z.string().min(3).optional(),
   SESSION_IDLE_TIMEOUT: duration.default(24 * 3_600_000),
   SESSION_MAX_AGE: duration.default(14 * 86_400_000),
-  OAUTH_ALLOW_PRIVATE_CLIENT_URLS: booleanText.default(false),
 });
 
 type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -345,7 +338,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     smtp: smtpConfig(raw),
     sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,
-    oauthAllowPrivateClientUrls: raw.OAUTH_ALLOW_PRIVATE_CLIENT_URLS,
   };
 }
 

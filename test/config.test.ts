@@ -34,7 +34,6 @@ describe('loadConfig defaults', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
-      oauthAllowPrivateClientUrls: false,
     });
   });
 
@@ -87,7 +86,6 @@ describe('loadConfig values', () => {
       SMTP_FROM: 'CMS <cms@example.com>',
       SESSION_IDLE_TIMEOUT: '12h',
       SESSION_MAX_AGE: '7d',
-      OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -112,7 +110,6 @@ describe('loadConfig values', () => {
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
       sessionMaxAgeMs: 7 * 86_400_000,
-      oauthAllowPrivateClientUrls: true,
     });
   });
 
@@ -288,7 +285,6 @@ describe('flags override the environment', () => {
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
       sessionMaxAgeMs: 14 * 86_400_000,
-      oauthAllowPrivateClientUrls: false,
     });
   });
 

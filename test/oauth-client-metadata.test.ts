@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => fixtures.listen(0, '127.0.0.1', () => resolve()));
   fixtureOrigin = `http://127.0.0.1:${(fixtures.address() as AddressInfo).port}`;
-  server = await startOAuthServer({ OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true' });
+  server = await startOAuthServer({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' });
   guarded = await startOAuthServer();
 });
 afterAll(async () => {
@@ -106,7 +106,7 @@ describe('a client identified by its metadata document', () => {
   });
 });
 
-describe('without OAUTH_ALLOW_PRIVATE_CLIENT_URLS', () => {
+describe('without OUTGOING_ALLOW_PRIVATE_ADDRESSES', () => {
   it('refuses documents on private addresses (written or resolved) and over plain http, before any request', async () => {
     const user = await signedInUser(guarded.t, 30);
     const before = hits['/client.json'] ?? 0;

@@ -16,7 +16,7 @@ let documents: https.Server;
 let documentUrl: string;
 
 beforeAll(async () => {
-  server = await startOAuthServer({ OAUTH_ALLOW_PRIVATE_CLIENT_URLS: 'true' });
+  server = await startOAuthServer({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' });
   // The SDK accepts only an https metadata URL: a certificate for 127.0.0.1 that this process trusts.
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), pems.cert]);

@@ -75,7 +75,7 @@ export async function findClient(ctx: Pick<Context, 'db' | 'clock' | 'config'>, 
   const now = isoNow(ctx.clock);
   if (row && (row.stale_at === null || row.stale_at > now)) return { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[] };
   if (!isMetadataDocumentUrl(clientId)) throw new OAuthError('invalid_client', 'Unknown client: register it first, or use the URL of its metadata document as client_id');
-  const fetched = await fetchMetadataDocument(clientId, ctx.config.oauthAllowPrivateClientUrls);
+  const fetched = await fetchMetadataDocument(clientId, ctx.config.outgoingAllowPrivate);
   const parsed = ClientMetadataDocument.safeParse(fetched.body);
   if (!parsed.success) throw new OAuthError('invalid_client', `The client metadata document ${clientId} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'document'}: ${issue.message}`).join('; ')}`);
   const document = parsed.data;

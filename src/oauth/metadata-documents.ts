@@ -1,14 +1,11 @@
-import http from 'node:http';
-import https from 'node:https';
-import { useAgent } from 'request-filtering-agent';
+import { outgoingBuffer, OutgoingError, type OutgoingFailure } from '../net/outgoing.ts';
 import { OAuthError } from './errors.ts';
 
 /**
  * Client-ID metadata documents: the client's `client_id` is an https URL whose JSON describes it.
- * Fetching a URL a stranger names is request forgery waiting to happen, so the fetch is guarded:
- * private, loopback and link-local addresses are refused at connect time (after DNS, so a name that
- * resolves to one is refused too) unless the deployment allows them, redirects are not followed, the
- * body stops at a few KB and the whole fetch at a few seconds.
+ * The URL is a stranger's, so it is fetched through the guarded outgoing client (net/outgoing.ts:
+ * non-public addresses refused after DNS unless the deployment allows them), with no redirects, a
+ * few KB and a few seconds for the whole exchange.
  */
 export const metadataDocumentLimits = { maxBytes: 5 * 1024, timeoutMs: 5_000 };
 
@@ -25,58 +22,41 @@ function refuse(url: string, why: string): OAuthError {
   return new OAuthError('invalid_client', `The client metadata document ${url} ${why}`);
 }
 
+const failures: Record<OutgoingFailure, string> = {
+  'invalid-url': 'is not a valid URL',
+  'refused-address': 'points at a private address',
+  'too-many-redirects': 'redirects; it must be served at its own URL',
+  'too-large': `is larger than ${metadataDocumentLimits.maxBytes} bytes`,
+  timeout: 'took too long to answer',
+  network: 'could not be fetched',
+};
+
 /** Whether `clientId` is meant as a metadata document's URL (rather than a registered client's id). */
 export function isMetadataDocumentUrl(clientId: string): boolean {
   return /^https?:\/\//i.test(clientId);
 }
 
+/** The document at `clientId`; plain http only where private addresses are allowed (development). */
 export async function fetchMetadataDocument(clientId: string, allowPrivate: boolean): Promise<FetchedDocument> {
   const url = URL.parse(clientId);
-  if (url === null || url.hash !== '' || url.username !== '' || url.password !== '') throw refuse(clientId, 'is not a valid URL');
+  if (url === null || url.hash !== '') throw refuse(clientId, failures['invalid-url']);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse(clientId, 'must be served over https');
-  const agent = useAgent(url.href, { allowPrivateIPAddress: allowPrivate, keepAlive: false });
-  // The whole fetch, not only each wait for bytes: a server dribbling a byte at a time is cut off too.
-  const deadline = AbortSignal.timeout(metadataDocumentLimits.timeoutMs);
-  const failed = (why: string) => (deadline.aborted ? refuse(clientId, 'took too long to answer') : refuse(clientId, why));
-  return new Promise<FetchedDocument>((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, { agent, signal: deadline, headers: { accept: 'application/json' } }, (response) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) {
-        response.destroy();
-        reject(refuse(clientId, 'redirects; it must be served at its own URL'));
-        return;
-      }
-      if (status !== 200) {
-        response.destroy();
-        reject(refuse(clientId, `answered HTTP ${status}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > metadataDocumentLimits.maxBytes) {
-          response.destroy();
-          reject(refuse(clientId, `is larger than ${metadataDocumentLimits.maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('error', () => reject(failed('could not be read')));
-      response.on('end', () => {
-        try {
-          resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), freshForMs: freshFor(response.headers['cache-control']) });
-        } catch {
-          reject(refuse(clientId, 'is not JSON'));
-        }
-      });
-    });
-    request.on('error', (error) => {
-      if (/private|not allowed/i.test(error.message)) reject(refuse(clientId, 'points at a private address'));
-      else reject(failed('could not be fetched'));
-    });
-  });
+  let response: Awaited<ReturnType<typeof outgoingBuffer>>;
+  try {
+    response = await outgoingBuffer(clientId, { ...metadataDocumentLimits, maxRedirects: 0, allowPrivate, headers: { accept: 'application/json' } });
+  } catch (error) {
+    if (error instanceof OutgoingError) throw refuse(clientId, failures[error.reason]);
+    throw error;
+  }
+  if (response.status >= 300 && response.status < 400) throw refuse(clientId, failures['too-many-redirects']);
+  if (response.status !== 200) throw refuse(clientId, `answered HTTP ${response.status}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    throw refuse(clientId, 'is not JSON');
+  }
+  return { body, freshForMs: freshFor(response.headers['cache-control']) };
 }
 
 /** `max-age` bounded to a day; `no-store`/`no-cache`: use once. */
@@ -86,4 +66,3 @@ function freshFor(cacheControl: string | undefined): number {
   const maxAge = /\bmax-age=(\d+)/i.exec(cacheControl);
   return maxAge ? Math.min(Number(maxAge[1]) * 1000, maxFreshMs) : defaultFreshMs;
 }
-
