@@ -8,10 +8,13 @@ import { sessionCookieName } from '../src/auth/sessions.ts';
 /**
  * The consent page in a real browser: the MCP SDK client opens the authorization URL in chromium,
  * where a person who is not signed in signs in with their passkey, comes back to the consent page
- * and clicks Allow (or Deny); the client then works with the tokens.
+ * and clicks Allow (or Deny); the client then works with the tokens, until the person disconnects
+ * it on their account page.
  */
 let server: OAuthServer;
 let browser: Browser;
+/** A page's script answers within this, even on a loaded machine (polled, not waited). */
+const slowMachine = { timeout: 15_000 };
 
 beforeAll(async () => {
   server = await startOAuthServer({}, 'localhost');
@@ -30,9 +33,11 @@ async function personWithPasskey(role: number): Promise<Page> {
   expect(name).toBe(sessionCookieName(server.t.config));
   await context.addCookies([{ name, value, url: server.origin }]);
   await page.goto(`${server.origin}/_cms/`);
+  // The page has loaded its lists (the apps come last): its forms are wired.
+  await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['No app is connected.']);
   await page.getByLabel('Name of a new passkey').fill('Laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
-  await expect.poll(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+  await expect.poll(() => page.getByRole('status').textContent(), slowMachine).toBe('Passkey added.');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${server.origin}/_cms/sign-in`);
   // The client's redirect URI: where the browser lands with the answer (a native app would be listening).
@@ -47,7 +52,7 @@ function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: st
     await page.waitForURL((url) => url.pathname === '/_cms/sign-in');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.waitForURL((url) => url.pathname === '/_cms/oauth/authorize');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect an app');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), slowMachine).toBe('Connect an app');
     seen.clientName = (await page.locator('#client-name').textContent()) ?? undefined;
     seen.scopes = await page.locator('#scopes code').allTextContents();
     await page.getByRole('button', { name: button }).click();
@@ -70,6 +75,18 @@ describe('the consent page in chromium', () => {
       expect(tools.length).toBeGreaterThan(10);
       const result = await client.callTool({ name: 'taxonomy_list', arguments: {} });
       expect(result.isError).toBeFalsy();
+      // The account page lists the app; Disconnect ends its tokens at once.
+      await page.goto(`${server.origin}/_cms/`);
+      await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['SDK client (content:read, content:write, media:read, media:write) Disconnect SDK client']);
+      await page.getByRole('button', { name: 'Disconnect SDK client' }).click();
+      await expect.poll(() => page.getByRole('status').textContent(), slowMachine).toBe('SDK client is disconnected.');
+      await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['No app is connected.']);
+      const refused = await fetch(server.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(refused.status).toBe(401);
     } finally {
       await client.close();
       await page.context().close();

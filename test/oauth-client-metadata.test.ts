@@ -31,6 +31,12 @@ beforeAll(async () => {
     else if (path === '/secret.json') json(documentFor(path, { token_endpoint_auth_method: 'client_secret_basic' }));
     else if (path === '/bad-redirect.json') json(documentFor(path, { redirect_uris: ['http://attacker.example/cb'] }));
     else if (path === '/not-json') response.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
+    // Headers, then a byte now and then, never the end: cut off by the fetch's deadline.
+    else if (path === '/slow.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => response.write(' '), 500);
+      response.on('close', () => clearInterval(drip));
+    }
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => fixtures.listen(0, '127.0.0.1', () => resolve()));
@@ -85,6 +91,7 @@ describe('a client identified by its metadata document', () => {
     ['/bad-redirect.json', 'http is allowed only on loopback'],
     ['/not-json', 'is not JSON'],
     ['/missing.json', 'answered HTTP 404'],
+    ['/slow.json', 'took too long to answer'],
   ])('%s is refused (%s), and nothing is granted', async (path, reason) => {
     const user = await signedInUser(server.t, 30);
     const { url } = await authorizeUrl(server, `${fixtureOrigin}${path}`);

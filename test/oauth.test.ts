@@ -118,6 +118,9 @@ describe('registration (RFC 7591)', () => {
     expect(response.body).toMatchObject({ client_name: 'Claude', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
     expect(response.body.client_id).toMatch(/^folio_client_/);
     expect(Object.values(response.body)).not.toContain(null);
+    const unnamed = await postJson(`${server.origin}/_cms/api/oauth/register`, { redirect_uris: ['com.example.app:/callback'] });
+    expect(unnamed.status).toBe(201);
+    expect(unnamed.body.client_name).toBe('Unnamed client');
   });
 
   it.each([
@@ -182,6 +185,8 @@ describe('authorization code with PKCE', () => {
     const subscriber = await signedInUser(server.t, 10);
     const request = await authorizationRequest(client, { scope: 'content:read schema:write admin' });
     const page = await fetch(request.url, { headers: { cookie: subscriber.cookie } });
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9999;");
     const html = await page.text();
     expect(html).toContain('<code>content:read</code>');
     expect(html).not.toContain('<code>schema:write</code>');
@@ -262,6 +267,13 @@ describe('authorization code with PKCE', () => {
     const reused = await token({});
     expect(reused.body.error).toBe('invalid_grant');
     expect((await mcpCall(good.body.access_token)).status).toBe(401);
+    // A client with one redirect URI may leave it out of both requests.
+    const omitted = await authorizationRequest(client, { redirect_uri: '' });
+    omitted.url.searchParams.delete('redirect_uri');
+    const back = await authorizeInBrowser(server, user.cookie, omitted.url.href);
+    expect(back.href.startsWith('http://127.0.0.1:9999/callback?')).toBe(true);
+    const withoutRedirect = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', client_id: client.client_id, code: back.searchParams.get('code')!, code_verifier: omitted.verifier });
+    expect(withoutRedirect.status).toBe(200);
   });
 
   it('answers the token endpoint’s bad input per RFC 6749 §5.2', async () => {
@@ -406,6 +418,11 @@ describe('device flow (RFC 8628)', () => {
     expect(page).toContain('Test client');
     expect(page).toContain('<code>content:read</code>');
     expect((await fetch(device.verification_uri_complete!, { redirect: 'manual' })).headers.get('location')).toMatch(/^\/_cms\/sign-in\?return=/);
+    // A post from another site's page (CSRF) is refused before anything is decided.
+    const forged = await fetch(`${server.origin}/_cms/oauth/device`, { method: 'POST', headers: { cookie: user.cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ user_code: device.user_code, decision: 'approve' }) });
+    expect(forged.status).toBe(403);
+    expect((await poll(client, device.device_code)).body.error).toBe('authorization_pending');
+    server.t.clock.advance(10_000);
     expect((await answer(user.cookie, device.user_code.toLowerCase(), 'approve')).status).toBe(200);
     const tokens = await poll(client, device.device_code);
     expect(tokens.status).toBe(200);
@@ -424,8 +441,12 @@ describe('device flow (RFC 8628)', () => {
     const expired = await startDevice(client);
     server.t.clock.advance(601_000);
     expect((await poll(client, expired.device_code)).body.error).toBe('expired_token');
-    const late = await (await answer(user.cookie, expired.user_code, 'approve')).text();
-    expect(late).toContain('This code is unknown, expired or already used');
+    const late = await answer(user.cookie, expired.user_code, 'approve');
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain('This code is unknown, expired or already used');
+    const typo = await fetch(`${server.origin}/_cms/oauth/device?user_code=AAAA-0000`, { headers: { cookie: user.cookie } });
+    expect(typo.status).toBe(400);
+    expect(await typo.text()).toContain('This code is unknown, expired or already used');
     expect((await postForm(as.device_authorization_endpoint!, { client_id: 'unknown' })).body.error).toBe('invalid_client');
     expect((await postForm(as.device_authorization_endpoint!, { client_id: client.client_id, scope: 'bogus' })).body.error).toBe('invalid_scope');
   });

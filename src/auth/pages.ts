@@ -205,6 +205,8 @@ export const pageRoutes: Route[] = [
 <input id="passkey-name" name="name" maxlength="100" placeholder="e.g. Phone">
 <button type="submit">Add a passkey</button>
 </form>
+<h2>Connected apps</h2>
+<ul id="apps"></ul>
 <form id="sign-out-form"><button type="submit">Sign out</button></form>`,
         ),
     },

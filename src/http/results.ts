@@ -34,9 +34,10 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
   }
 }
 
+/** A browser step's answer; never cached (its pages carry one-time ids and a person's own data). */
 function replyPage(c: HonoContext<AppEnv>, page: PageResult, contentSecurityPolicy = pageContentSecurityPolicy): Response {
-  if ('redirect' in page) return reply(c, page.status ?? 302, null, { location: page.redirect });
-  return reply(c, page.status ?? 200, page.html, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy ?? contentSecurityPolicy });
+  if ('redirect' in page) return reply(c, page.status ?? 302, null, { location: page.redirect, 'cache-control': 'no-store' });
+  return reply(c, page.status ?? 200, page.html, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy ?? contentSecurityPolicy, 'cache-control': 'no-store' });
 }
 
 /** A failure as a route's own `failure` renders it (http/route.ts). */

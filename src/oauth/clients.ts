@@ -46,7 +46,8 @@ export const registerClient = defineOperation({
     }
     const now = ctx.clock.now();
     const clientId = randomSecret('folio_client_');
-    const name = input.client_name ?? new URL(input.redirect_uris[0]!).host ?? 'Unnamed client';
+    // Unnamed: the host its answers go to says the most about it (a private-use scheme may have none).
+    const name = input.client_name ?? (new URL(input.redirect_uris[0]!).host || 'Unnamed client');
     const metadata = {
       client_name: name,
       redirect_uris: input.redirect_uris,

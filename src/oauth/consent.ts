@@ -31,6 +31,8 @@ export function signedInUser(ctx: AuthorizedContext): UserPrincipal {
 /** A validated authorization request, kept while the person decides. */
 interface AuthorizationRequest {
   redirectUri: string;
+  /** The redirect_uri parameter as given ('' when omitted): the token request must repeat it (RFC 6749 §4.1.3). */
+  givenRedirectUri: string;
   state?: string;
   codeChallenge: string;
   scopes: Scope[];
@@ -65,7 +67,7 @@ export const authorize = defineOperation({
       const audience = audienceOf(ctx.baseUrl, input.resource);
       const scopes = clampToRole(asked, user.role);
       if (scopes.length === 0) throw new OAuthError('invalid_scope', 'None of the requested scopes is allowed for your role');
-      const request: AuthorizationRequest = { redirectUri, state: input.state, codeChallenge: input.code_challenge!, scopes, audience };
+      const request: AuthorizationRequest = { redirectUri, givenRedirectUri: input.redirect_uri ?? '', state: input.state, codeChallenge: input.code_challenge!, scopes, audience };
       const grant = await store.findGrant(ctx.db, user.userId, client.id);
       if (grant && includesAll(parseScopes(grant.scopes), scopes)) return back({ code: await issueCode(ctx.db, ctx.clock.now(), grant.id, request) });
       const requestId = randomSecret();
@@ -112,7 +114,7 @@ async function issueCode(db: Db, now: Date, grantId: string, request: Authorizat
   await store.insertCode(db, {
     code_hash: hashSecret(code),
     grant_id: grantId,
-    redirect_uri: request.redirectUri,
+    redirect_uri: request.givenRedirectUri,
     code_challenge: request.codeChallenge,
     scopes: joinScopes(request.scopes),
     audience: request.audience,

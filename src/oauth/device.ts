@@ -3,7 +3,6 @@ import { access, defineOperation, type AuthorizedContext } from '../core/operati
 import { inTransaction } from '../db/dialect.ts';
 import { spendByClient } from '../auth/rate-limit.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import { parseScopes } from '../auth/store.ts';
 import { findClient } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { recordConsent } from './grants.ts';
@@ -121,7 +120,7 @@ export const decideDeviceRequest = defineOperation({
     const approved = input.decision === 'approve' && pending.scopes.length > 0;
     const decided = await inTransaction(ctx.db, async (db) => {
       const grantId = approved ? await recordConsent(db, pending.user.userId, pending.client.id, pending.scopes, ctx.clock.now()) : null;
-      return store.decideDeviceCode(db, pending.row.user_code, { status: approved ? 'approved' : 'denied', grant_id: grantId, scopes: joinScopes(approved ? pending.scopes : parseScopes(pending.row.scopes)) });
+      return store.decideDeviceCode(db, pending.row.user_code, { status: approved ? 'approved' : 'denied', grant_id: grantId, scopes: approved ? joinScopes(pending.scopes) : pending.row.scopes });
     });
     if (!decided) return { kind: 'enter', problem: unknownCode };
     return { kind: 'done', approved };

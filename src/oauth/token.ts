@@ -68,7 +68,7 @@ async function redeemCode(ctx: AuthorizedContext, input: TokenInput): Promise<To
   const now = ctx.clock.now();
   if (code.expires_at <= now.toISOString()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
   if (code.client_id !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client');
-  if (input.redirect_uri !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one of the authorization request');
+  if ((input.redirect_uri ?? '') !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one of the authorization request');
   if (!verifierPattern.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~');
   if (pkceChallenge(verifier) !== code.code_challenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   checkResource(ctx, input.resource, code.audience);

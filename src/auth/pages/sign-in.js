@@ -57,6 +57,32 @@ function onSubmit(form, work) {
   });
 }
 
+/** The account's connected apps (OAuth grants), each with a button that disconnects it at once. */
+async function listConnectedApps() {
+  const list = document.getElementById('apps');
+  const { items } = await call('GET', '/auth/grants');
+  list.replaceChildren(
+    ...items.map((grant) => {
+      const item = document.createElement('li');
+      const button = Object.assign(document.createElement('button'), { type: 'button', textContent: `Disconnect ${grant.clientName}` });
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          await call('DELETE', `/auth/grants/${encodeURIComponent(grant.id)}`);
+          await listConnectedApps();
+          say(`${grant.clientName} is disconnected.`);
+        } catch (error) {
+          button.disabled = false;
+          say(error.message || String(error), true);
+        }
+      });
+      item.append(`${grant.clientName} (${grant.scopes.join(', ')}) `, button);
+      return item;
+    }),
+  );
+  if (items.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No app is connected.' }));
+}
+
 /** Where sign-in goes on to: the page that sent the person here (an OAuth consent), if it is one of Folio's own. */
 function afterSignIn() {
   const back = new URLSearchParams(location.search).get('return');
@@ -119,6 +145,7 @@ const pages = {
       await call('POST', '/auth/logout');
       location.assign('/_cms/sign-in');
     });
+    await listConnectedApps();
   },
 };
 

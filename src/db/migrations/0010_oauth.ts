@@ -50,6 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-lin
     .createTable('oauth_codes')
     .addColumn('code_hash', 'text', (column) => column.primaryKey())
     .addColumn('grant_id', 'text', (column) => column.notNull().references('oauth_grants.id').onDelete('cascade'))
+    // As the authorization request gave it ('' when it named none): the token request must repeat it.
     .addColumn('redirect_uri', 'text', (column) => column.notNull())
     .addColumn('code_challenge', 'text', (column) => column.notNull())
     .addColumn('scopes', 'text', (column) => column.notNull())
