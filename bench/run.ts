@@ -20,6 +20,7 @@ import { encodeCursor } from '../src/core/cursor.ts';
 import { entryTableName } from '../src/db/entry-tables.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
+import { measureImport, printImport } from './import.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
@@ -48,7 +49,8 @@ interface Scenario {
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 /**
- * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone; any
+ * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone, `import`
+ * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000); any
  * other value, the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
@@ -104,8 +106,22 @@ function benchData(n: number) {
   };
 }
 
+/** The import figures (issue 15): 10,000 posts (under 10 s on SQLite), then 50,000 in a 100 MB export (peak RSS at most 200 MB). */
+async function benchImport(workDir: string): Promise<void> {
+  const runs = [await measureImport(workDir, Number(process.env.BENCH_IMPORT_SMALL ?? 10_000), 800), await measureImport(workDir, Number(process.env.BENCH_IMPORT_LARGE ?? 50_000), 800)];
+  printImport(runs);
+  saveResults({ import: runs });
+}
+
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  if (only === 'import') {
+    try {
+      return await benchImport(workDir);
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  }
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `file:${path.join(workDir, 'folio.db')}`;
   const seeded = await seed(databaseUrl);
   const token = seeded.token;
@@ -125,6 +141,7 @@ async function main(): Promise<void> {
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);
     saveResults({ media });
+    if (only === undefined) await benchImport(workDir);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
