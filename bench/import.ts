@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import pino from 'pino';
-import { createToken } from '../src/auth/operations.ts';
-import { configuredBaseUrl, loadConfig } from '../src/config.ts';
-import { systemClock } from '../src/core/clock.ts';
-import { systemPrincipal } from '../src/core/context.ts';
-import { runOperation } from '../src/core/operation.ts';
-import { roles } from '../src/core/roles.ts';
-import { openDatabase } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { localStorage } from '../src/media/storage/local.ts';
-import { createUser } from '../src/users/operations.ts';
 import { generatedExport } from '../test/support/wxr-generator.ts';
 import { residentMb } from './body-burst.ts';
+import { benchAdmin, withBenchContext } from './context.ts';
 import { freePort, startFolio, waitForHttp } from './process.ts';
 
 /**
@@ -34,7 +24,7 @@ export async function measureImport(workDir: string, posts: number, contentBytes
   const file = path.join(workDir, `export-${posts}.xml`);
   await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${posts}.example.com` }), fs.createWriteStream(file));
   const databaseUrl = `file:${path.join(workDir, `import-${posts}.db`)}`;
-  const token = await adminToken(databaseUrl);
+  const { token } = await withBenchContext(databaseUrl, (ctx) => benchAdmin(ctx, `import-bench-${posts}@example.com`));
   const port = await freePort();
   const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, `media-${posts}`), SCHEDULER_INTERVAL_MS: '100' });
   const base = `http://127.0.0.1:${port}/_cms/api`;
@@ -68,19 +58,6 @@ async function json(response: Response): Promise<Record<string, any>> { // eslin
   const body = (await response.json()) as { success: boolean; data: Record<string, unknown> };
   if (!response.ok || !body.success) throw new Error(`${response.status} ${JSON.stringify(body)}`);
   return body.data;
-}
-
-async function adminToken(databaseUrl: string): Promise<string> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const db = await openDatabase(config.database);
-  try {
-    await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
-    const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `import-bench-${Date.now()}@example.com`, name: 'Import bench', role: roles.admin }));
-    return (await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }))).token;
-  } finally {
-    await db.close();
-  }
 }
 
 export function printImport(figures: ImportFigures[]): void {

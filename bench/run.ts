@@ -4,22 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { createToken } from '../src/auth/operations.ts';
-import { configuredBaseUrl, loadConfig } from '../src/config.ts';
-import { localStorage } from '../src/media/storage/local.ts';
-import { systemClock } from '../src/core/clock.ts';
-import { systemPrincipal } from '../src/core/context.ts';
 import { runOperation } from '../src/core/operation.ts';
 import { roles } from '../src/core/roles.ts';
-import { openDatabase } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { encodeCursor } from '../src/core/cursor.ts';
 import { entryTableName } from '../src/db/entry-tables.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
+import { benchAdmin, withBenchContext } from './context.ts';
 import { measureImport, printImport } from './import.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
@@ -189,17 +182,12 @@ function describeTarget(target: Scenario['target']): string | undefined {
 }
 
 async function seed(databaseUrl: string): Promise<Seeded> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const db = await openDatabase(config.database);
-  try {
-    await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
+  return withBenchContext(databaseUrl, async (ctx) => {
     const stamp = Date.now();
-    const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: roles.admin }));
+    const { token } = await benchAdmin(ctx, `bench-admin-${stamp}@example.com`);
     for (let index = 1; index < 50; index += 1) {
       await runOperation(createUser, ctx, () => ({ email: `bench-${stamp}-${index}@example.com`, name: `Bench user ${index}`, role: roles.contributor }));
     }
-    const { token } = await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }));
     const { item: collection } = await runOperation(createCollection, ctx, () => ({ slug: 'bench', label: 'Bench entries' }));
     for (const field of benchFields) await runOperation(createField, ctx, () => ({ collection: 'bench', ...field }));
     let entryId = '';
@@ -212,11 +200,9 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     await seedBenchMenu(ctx);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
-    await sql`analyze`.execute(db.kysely);
+    await sql`analyze`.execute(ctx.db.kysely);
     return { token, entryId, terms, middleTermCursor };
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 async function measure(url: string, headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'> = {}) {
