@@ -29,6 +29,8 @@ describe('loadConfig defaults', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 1000,
       jobConcurrency: 4,
+      jobLeaseMs: 30_000,
+      import: { uploadLimit: 1024 * 1024 * 1024, sources: [] },
       trustProxy: 0,
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
@@ -76,6 +78,9 @@ describe('loadConfig values', () => {
       BODY_LIMIT: '2mb',
       SCHEDULER_INTERVAL_MS: '250',
       JOB_CONCURRENCY: '8',
+      JOB_LEASE_MS: '5000',
+      IMPORT_UPLOAD_LIMIT: '2gb',
+      IMPORT_SOURCES: './sources/ghost.ts, @acme/folio-import-blogger',
       TRUST_PROXY: '2',
       SMTP_HOST: 'smtp.example',
       SMTP_PORT: '465',
@@ -103,6 +108,8 @@ describe('loadConfig values', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 250,
       jobConcurrency: 8,
+      jobLeaseMs: 5000,
+      import: { uploadLimit: 2 * 1024 * 1024 * 1024, sources: ['./sources/ghost.ts', '@acme/folio-import-blogger'] },
       trustProxy: 2,
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
       sessionIdleMs: 12 * 3_600_000,
@@ -237,6 +244,9 @@ describe('flags override the environment', () => {
       BODY_LIMIT: '1mb',
       SCHEDULER_INTERVAL_MS: '5000',
       JOB_CONCURRENCY: '2',
+      JOB_LEASE_MS: '9000',
+      IMPORT_UPLOAD_LIMIT: '1mb',
+      IMPORT_SOURCES: './env-source.ts',
     };
     const flags = {
       port: '5000',
@@ -260,6 +270,9 @@ describe('flags override the environment', () => {
       bodyLimit: '64kb',
       schedulerIntervalMs: '200',
       jobConcurrency: '3',
+      jobLeaseMs: '2000',
+      importUploadLimit: '3mb',
+      importSources: './flag-source.ts',
     };
     expect(loadConfig(env, flags)).toEqual({
       port: 5000,
@@ -275,6 +288,8 @@ describe('flags override the environment', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
+      jobLeaseMs: 2000,
+      import: { uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'] },
       trustProxy: 0,
       smtp: undefined,
       sessionIdleMs: 24 * 3_600_000,
@@ -323,6 +338,8 @@ describe('invalid values', () => {
     ['SCHEDULER_INTERVAL_MS', 'often'],
     ['JOB_CONCURRENCY', '0'],
     ['JOB_CONCURRENCY', '101'],
+    ['JOB_LEASE_MS', '999'],
+    ['IMPORT_UPLOAD_LIMIT', 'huge'],
   ])('refuses %s=%s with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
