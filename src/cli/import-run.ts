@@ -63,10 +63,10 @@ export async function runToEnd(ctx: AuthorizedContext, jobId: string): Promise<I
   }
 }
 
-/** A bar on a terminal; a line at each tenth otherwise (logs, CI). */
+/** A bar on a terminal; otherwise (logs, CI) a line at each tenth and each new phase. */
 function progressBar() {
   const tty = process.stderr.isTTY === true;
-  let lastTenth = -1;
+  let last = '';
   let drawn = false;
   return {
     draw(progress: unknown) {
@@ -79,8 +79,8 @@ function progressBar() {
         drawn = true;
       } else {
         const tenth = Math.floor(fraction * 10);
-        if (tenth !== lastTenth) {
-          lastTenth = tenth;
+        if (`${phase} ${tenth}` !== last) {
+          last = `${phase} ${tenth}`;
           process.stderr.write(`folio: ${phase} ${processed}/${total} (${tenth * 10}%)\n`);
         }
       }
