@@ -88,7 +88,7 @@ export async function addFieldColumn(db: Db, table: string, column: string, kind
  * PostgreSQL never reuses the number of a dropped column and refuses a table past 1,600 of them, so
  * a field added and deleted over and over would end with every new column refused. A table whose
  * used numbers reach this budget is rebuilt without its dropped columns before a column is added.
- * Far above what live columns need (at most 300 fields and 13 system columns), so a rebuild comes
+ * Far above what live columns need (at most 300 fields and 14 system columns), so a rebuild comes
  * at most once per several hundred deleted fields, and far enough below 1,600 never to come late.
  * SQLite rewrites the table on every DROP COLUMN and keeps nothing of the dropped one.
  */
