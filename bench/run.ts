@@ -4,22 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { createToken } from '../src/auth/operations.ts';
-import { configuredBaseUrl, loadConfig } from '../src/config.ts';
-import { localStorage } from '../src/media/storage/local.ts';
-import { systemClock } from '../src/core/clock.ts';
-import { systemPrincipal } from '../src/core/context.ts';
 import { runOperation } from '../src/core/operation.ts';
 import { roles } from '../src/core/roles.ts';
-import { openDatabase } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/users/operations.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { encodeCursor } from '../src/core/cursor.ts';
 import { entryTableName } from '../src/db/entry-tables.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
+import { benchAdmin, withBenchContext } from './context.ts';
+import { measureImport, printImport } from './import.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
@@ -49,7 +43,8 @@ interface Scenario {
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 /**
- * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone; any
+ * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone, `import`
+ * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000); any
  * other value, the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
@@ -105,8 +100,22 @@ function benchData(n: number) {
   };
 }
 
+/** The import figures (issue 15): 10,000 posts (under 10 s on SQLite), then 50,000 in a 100 MB export (peak RSS at most 200 MB). */
+async function benchImport(workDir: string): Promise<void> {
+  const runs = [await measureImport(workDir, Number(process.env.BENCH_IMPORT_SMALL ?? 10_000), 800), await measureImport(workDir, Number(process.env.BENCH_IMPORT_LARGE ?? 50_000), 800)];
+  printImport(runs);
+  saveResults({ import: runs });
+}
+
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  if (only === 'import') {
+    try {
+      return await benchImport(workDir);
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  }
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `file:${path.join(workDir, 'folio.db')}`;
   const seeded = await seed(databaseUrl);
   const token = seeded.token;
@@ -140,6 +149,7 @@ async function main(): Promise<void> {
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);
     saveResults({ media });
+    if (only === undefined) await benchImport(workDir);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -187,17 +197,12 @@ function describeTarget(target: Scenario['target']): string | undefined {
 }
 
 async function seed(databaseUrl: string): Promise<Seeded> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const db = await openDatabase(config.database);
-  try {
-    await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
+  return withBenchContext(databaseUrl, async (ctx) => {
     const stamp = Date.now();
-    const { item: admin } = await runOperation(createUser, ctx, () => ({ email: `bench-admin-${stamp}@example.com`, name: 'Bench admin', role: roles.admin }));
+    const { token } = await benchAdmin(ctx, `bench-admin-${stamp}@example.com`);
     for (let index = 1; index < 50; index += 1) {
       await runOperation(createUser, ctx, () => ({ email: `bench-${stamp}-${index}@example.com`, name: `Bench user ${index}`, role: roles.contributor }));
     }
-    const { token } = await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }));
     const { item: collection } = await runOperation(createCollection, ctx, () => ({ slug: 'bench', label: 'Bench entries' }));
     for (const field of benchFields) await runOperation(createField, ctx, () => ({ collection: 'bench', ...field }));
     let entryId = '';
@@ -210,11 +215,9 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     await seedBenchMenu(ctx);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
-    await sql`analyze`.execute(db.kysely);
+    await sql`analyze`.execute(ctx.db.kysely);
     return { token, entryId, terms, middleTermCursor };
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 async function measure(url: string, headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'> = {}) {

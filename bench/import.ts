@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { generatedExport } from '../test/support/wxr-generator.ts';
+import { residentMb } from './body-burst.ts';
+import { benchAdmin, withBenchContext } from './context.ts';
+import { freePort, startFolio, waitForHttp } from './process.ts';
+
+/**
+ * The WordPress import (issue 15): a generated export streamed to a fresh server, analysed, prepared
+ * and imported as the API's users do. Items per second from `execute` to the job's end, and the
+ * server's peak resident memory (VmHWM) over the whole flow, upload included.
+ */
+export interface ImportFigures {
+  posts: number;
+  fileMb: number;
+  analyzeMs: number;
+  importMs: number;
+  itemsPerSecond: number;
+  peakRssMb: number;
+}
+
+export async function measureImport(workDir: string, posts: number, contentBytes: number): Promise<ImportFigures> {
+  const file = path.join(workDir, `export-${posts}.xml`);
+  await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${posts}.example.com` }), fs.createWriteStream(file));
+  const databaseUrl = `file:${path.join(workDir, `import-${posts}.db`)}`;
+  const { token } = await withBenchContext(databaseUrl, (ctx) => benchAdmin(ctx, `import-bench-${posts}@example.com`));
+  const port = await freePort();
+  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, `media-${posts}`), SCHEDULER_INTERVAL_MS: '100' });
+  const base = `http://127.0.0.1:${port}/_cms/api`;
+  const headers = { authorization: `Bearer ${token}` };
+  try {
+    await waitForHttp(`${base}/health`);
+    const form = new FormData();
+    form.append('file', await fs.openAsBlob(file, { type: 'application/xml' }), 'export.xml');
+    let started = performance.now();
+    const analysis = await json(await fetch(`${base}/import/legacy/analyze`, { method: 'POST', headers, body: form }));
+    const analyzeMs = performance.now() - started;
+    const postTypes = (analysis.postTypes as { name: string; collection: string }[]).map((type) => ({ name: type.name, collection: type.collection, enabled: true }));
+    await json(await fetch(`${base}/import/legacy/prepare`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, postTypes }) }));
+    started = performance.now();
+    const job = (await json(await fetch(`${base}/import/legacy/execute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, options: {} }) }))).item;
+    let state = job.state as string;
+    while (state !== 'succeeded' && state !== 'failed') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = (await json(await fetch(`${base}/import/jobs/${job.id}`, { headers }))).item.state;
+    }
+    const importMs = performance.now() - started;
+    if (state !== 'succeeded') throw new Error(`the import failed: ${JSON.stringify(await json(await fetch(`${base}/import/jobs/${job.id}`, { headers })))}`);
+    return { posts, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM') };
+  } finally {
+    server.kill('SIGTERM');
+    fs.rmSync(file, { force: true });
+  }
+}
+
+async function json(response: Response): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench reads what it asked for
+  const body = (await response.json()) as { success: boolean; data: Record<string, unknown> };
+  if (!response.ok || !body.success) throw new Error(`${response.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+export function printImport(figures: ImportFigures[]): void {
+  console.log('\nWordPress import (generated export, SQLite, a fresh server each):');
+  for (const run of figures) {
+    console.log(
+      `  ${run.posts} posts, ${run.fileMb.toFixed(0)} MB: analyse ${(run.analyzeMs / 1000).toFixed(1)} s, import ${(run.importMs / 1000).toFixed(1)} s ` +
+        `(${run.itemsPerSecond.toFixed(0)} items/s), server peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+    );
+  }
+}
