@@ -7,6 +7,9 @@ import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
 import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
+import { importAttachments } from './media/import-media.ts';
+import type { MediaImportRun } from './media/lines.ts';
+import type { MediaImportBody } from './schemas.ts';
 
 /** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
 const importAccess = access.scope('admin');
@@ -114,3 +117,15 @@ export const followImportJob = defineOperation({
 
 /** How often a followed job is read again. */
 const pollMs = 250;
+
+/**
+ * `POST /import/legacy/media`: the attachments' files downloaded into the media library (src/import/
+ * media/), answered line by line (`stream`) or as the result alone.
+ */
+export const importMedia = defineOperation({
+  name: 'import.media',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof MediaImportBody>): Promise<MediaImportRun> {
+    return { stream: input.stream, run: (onLine) => importAttachments(ctx, input.attachments, onLine) };
+  },
+});

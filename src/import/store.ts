@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import type { ImportAnalysesTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
+import type { AttachmentRef } from './sources/types.ts';
 
 /** The SQL of imports: stored analyses, the map of imported source items, the report's notes. */
 
@@ -114,4 +115,15 @@ export async function latestUnfinishedImport(db: Db, kind: string, filename: str
     if (analysis?.filename === filename) return { id: job.id, state: job.state };
   }
   return undefined;
+}
+
+/** The recorded attachments with these source ids, from any site (the caller matches them by URL too). */
+export async function attachmentsById(db: Db, sourceIds: readonly string[]): Promise<AttachmentRef[]> {
+  const found: AttachmentRef[] = [];
+  // In slices: a statement has a limit on its parameters.
+  for (let start = 0; start < sourceIds.length; start += 500) {
+    const rows = await db.kysely.selectFrom('import_items').select('data').where('kind', '=', 'attachment').where('source_id', 'in', sourceIds.slice(start, start + 500)).execute();
+    for (const row of rows) if (row.data !== null) found.push(JSON.parse(row.data) as AttachmentRef);
+  }
+  return found;
 }

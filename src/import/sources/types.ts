@@ -61,6 +61,10 @@ export interface AttachmentRef {
   sourceId: string;
   url: string;
   parentId?: string;
+  /** What the media import puts on the media item (issue 16). */
+  title?: string;
+  alt?: string;
+  caption?: string;
 }
 
 /** An author of the source: a byline is made or reused from it (keyed by `sourceId`). */
