@@ -9,7 +9,8 @@ import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
 import { importAttachments } from './media/import-media.ts';
 import type { MediaImportRun } from './media/lines.ts';
-import type { MediaImportBody } from './schemas.ts';
+import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
+import type { MediaImportBody, RewriteBody } from './schemas.ts';
 
 /** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
 const importAccess = access.scope('admin');
@@ -127,5 +128,17 @@ export const importMedia = defineOperation({
   access: importAccess,
   async run(ctx, input: z.output<typeof MediaImportBody>): Promise<MediaImportRun> {
     return { stream: input.stream, run: (onLine) => importAttachments(ctx, input.attachments, onLine) };
+  },
+});
+
+/**
+ * `POST /import/legacy/rewrite-urls`: old media URLs in the imported entries and sections replaced,
+ * by the given map or by the one the media imports stored.
+ */
+export const rewriteUrls = defineOperation({
+  name: 'import.rewriteUrls',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof RewriteBody>): Promise<RewriteResult> {
+    return rewriteImportedUrls(ctx, input.urlMap ?? (await storedUrlMap(ctx)));
   },
 });

@@ -1,8 +1,8 @@
 import type { Config } from '../config.ts';
 import { defineRoute } from '../http/route.ts';
 import { mediaLines } from './media/lines.ts';
-import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport } from './operations.ts';
-import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse } from './schemas.ts';
+import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, rewriteUrls } from './operations.ts';
+import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -74,5 +74,14 @@ export const importRoutes = [
       lines: mediaLines,
       whole: { schema: MediaResultSchema, value: async (media) => (media.stream ? undefined : media.run(() => {})) },
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/rewrite-urls',
+    tag,
+    summary: 'Replace old media URLs (size variants, http/https, www., query strings) in the imported entries and sections; without urlMap, by the map the media imports stored',
+    operation: rewriteUrls,
+    body: RewriteBody,
+    response: RewriteResultSchema,
   }),
 ];

@@ -151,6 +151,14 @@ const MediaFileLine = z.object({
   error: z.string().optional(),
 });
 
+export const RewriteResultSchema = z
+  .object({
+    entries: z.number().describe('Imported entries with a URL replaced'),
+    sections: z.number().describe('Sections (from reusable blocks) with a URL replaced'),
+    urls: z.number().describe('URLs replaced in all'),
+  })
+  .meta({ id: 'ImportRewriteResult' });
+
 export const MediaResultSchema = z
   .object({
     type: z.literal('result'),
@@ -166,7 +174,17 @@ export const MediaResultSchema = z
       .object({ reason: z.literal('quota'), message: z.string(), usage: z.object({ usedBytes: z.number(), quotaBytes: z.number() }) })
       .optional()
       .describe('Set when the storage quota (MEDIA_STORAGE_QUOTA) stopped the import'),
+    rewritten: RewriteResultSchema.describe('The URL rewrite run after the downloads, with urlMap'),
   })
   .meta({ id: 'ImportMediaResult' });
 
 export const MediaLineSchema = z.union([MediaFileLine, MediaResultSchema]);
+
+export const RewriteBody = z.strictObject({
+  urlMap: z
+    .record(HttpUrl, HttpUrl)
+    .refine((map) => Object.keys(map).length <= 100_000, 'At most 100,000 URLs')
+    .optional()
+    .describe('Old URL → new URL; without it, every file the media imports downloaded (the map stored with them)'),
+});
+

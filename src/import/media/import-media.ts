@@ -5,6 +5,7 @@ import { recordStoredFile } from '../../media/upload-event.ts';
 import type { AttachmentRef } from '../sources/types.ts';
 import * as store from '../store.ts';
 import { DownloadFailure, downloadAttachment, filenameOf } from './download.ts';
+import { rewriteImportedUrls, type RewriteResult } from './rewrite.ts';
 
 /**
  * The media import (import.md §2 rule 6, §4 `media`; decisions/0027): each attachment's file
@@ -48,6 +49,8 @@ export interface MediaResult {
   urlMap: Record<string, string>;
   /** Set when the storage quota stopped the import (import.md §7); the files after it were not fetched. */
   stopped?: { reason: 'quota'; message: string; usage: { usedBytes: number; quotaBytes: number } };
+  /** The imported entries' URLs rewritten with `urlMap` afterwards. */
+  rewritten: RewriteResult;
 }
 
 export type MediaLine = FileLine | MediaResult;
@@ -67,7 +70,7 @@ export async function importAttachments(
 ): Promise<MediaResult> {
   const { signal } = options;
   const jobs = await plan(ctx, attachments);
-  const result: MediaResult = { type: 'result', total: attachments.length, downloaded: 0, reused: 0, existing: 0, failed: 0, skipped: 0, failures: [], urlMap: {} };
+  const result: MediaResult = { type: 'result', total: attachments.length, downloaded: 0, reused: 0, existing: 0, failed: 0, skipped: 0, failures: [], urlMap: {}, rewritten: { entries: 0, sections: 0, urls: 0 } };
   const quota = ctx.config.import.mediaQuota;
   let used = quota === undefined ? 0 : await totalMediaBytes(ctx.db);
   const previous = await store.importedIds(ctx.db, mediaSourceKey, mediaKind, jobs.map((job) => job.url));
@@ -122,6 +125,7 @@ export async function importAttachments(
     }
   };
   await Promise.all(Array.from({ length: Math.min(ctx.config.import.media.concurrency, jobs.length) }, worker));
+  result.rewritten = await rewriteImportedUrls(ctx, result.urlMap, signal);
   return result;
 }
 
