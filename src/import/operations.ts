@@ -10,7 +10,8 @@ import { validationError } from '../core/errors.ts';
 import { importAttachments } from './media/import-media.ts';
 import type { MediaImportRun } from './media/lines.ts';
 import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
-import type { MediaImportBody, RewriteBody } from './schemas.ts';
+import { probeUrl, type ProbeAnswer } from './probe.ts';
+import type { MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
 
 /** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
 const importAccess = access.scope('admin');
@@ -140,5 +141,14 @@ export const rewriteUrls = defineOperation({
   access: importAccess,
   async run(ctx, input: z.output<typeof RewriteBody>): Promise<RewriteResult> {
     return rewriteImportedUrls(ctx, input.urlMap ?? (await storedUrlMap(ctx)));
+  },
+});
+
+/** `POST /import/probe`: which platform a URL is, and what to do next. */
+export const probeImport = defineOperation({
+  name: 'import.probe',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof ProbeBody>): Promise<ProbeAnswer> {
+    return probeUrl(ctx, input.url);
   },
 });

@@ -1,8 +1,8 @@
 import type { Config } from '../config.ts';
 import { defineRoute } from '../http/route.ts';
 import { mediaLines } from './media/lines.ts';
-import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, rewriteUrls } from './operations.ts';
-import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
+import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
+import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -83,5 +83,14 @@ export const importRoutes = [
     operation: rewriteUrls,
     body: RewriteBody,
     response: RewriteResultSchema,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/probe',
+    tag,
+    summary: 'Which platform a site is (every import source probes it at once) and the next step: connect, upload its export file, or upload a file',
+    operation: probeImport,
+    body: ProbeBody,
+    response: ProbeResponse,
   }),
 ];

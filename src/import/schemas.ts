@@ -188,3 +188,16 @@ export const RewriteBody = z.strictObject({
     .describe('Old URL → new URL; without it, every file the media imports downloaded (the map stored with them)'),
 });
 
+
+export const ProbeBody = z.strictObject({ url: HttpUrl.describe('The site\'s address') });
+
+export const ProbeResponse = z
+  .object({
+    url: z.string(),
+    platform: z.string().describe('wordpress, or unknown'),
+    sourceId: z.string().nullable().describe('The source that recognised the site'),
+    confidence: z.enum(['definite', 'likely', 'possible']).nullable(),
+    detected: z.record(z.string(), z.unknown()).describe('What the source found: title, hosting, counts of public posts, pages and media'),
+    suggestedAction: z.object({ action: z.enum(['connect-oauth', 'upload-export', 'upload-file']), message: z.string() }),
+  })
+  .meta({ id: 'ImportProbe' });
