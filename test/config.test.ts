@@ -29,6 +29,8 @@ describe('loadConfig defaults', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 1000,
       jobConcurrency: 4,
+      jobLeaseMs: 30_000,
+      import: { uploadLimit: 1024 * 1024 * 1024, sources: [], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined },
       trustProxy: 0,
       outgoingAllowPrivate: false,
       smtp: undefined,
@@ -85,6 +87,14 @@ describe('loadConfig values', () => {
       BODY_LIMIT: '2mb',
       SCHEDULER_INTERVAL_MS: '250',
       JOB_CONCURRENCY: '8',
+      JOB_LEASE_MS: '5000',
+      IMPORT_UPLOAD_LIMIT: '2gb',
+      IMPORT_SOURCES: './sources/ghost.ts, @acme/folio-import-blogger',
+      IMPORT_MEDIA_CONCURRENCY: '2',
+      IMPORT_MEDIA_TIMEOUT_MS: '5000',
+      IMPORT_MEDIA_RETRIES: '0',
+      IMPORT_MEDIA_RETRY_DELAY_MS: '50',
+      MEDIA_STORAGE_QUOTA: '5gb',
       TRUST_PROXY: '2',
       OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
       SMTP_HOST: 'smtp.example',
@@ -116,6 +126,13 @@ describe('loadConfig values', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 250,
       jobConcurrency: 8,
+      jobLeaseMs: 5000,
+      import: {
+        uploadLimit: 2 * 1024 * 1024 * 1024,
+        sources: ['./sources/ghost.ts', '@acme/folio-import-blogger'],
+        media: { concurrency: 2, timeoutMs: 5000, retries: 0, retryDelayMs: 50 },
+        mediaQuota: 5 * 1024 * 1024 * 1024,
+      },
       trustProxy: 2,
       outgoingAllowPrivate: true,
       smtp: { transport: { host: 'smtp.example', port: 465, secure: true, auth: { user: 'folio', pass: 'mail-secret' } }, from: 'CMS <cms@example.com>' },
@@ -255,6 +272,9 @@ describe('flags override the environment', () => {
       SCHEDULER_INTERVAL_MS: '5000',
       JOB_CONCURRENCY: '2',
       OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
+      JOB_LEASE_MS: '9000',
+      IMPORT_UPLOAD_LIMIT: '1mb',
+      IMPORT_SOURCES: './env-source.ts',
     };
     const flags = {
       port: '5000',
@@ -279,6 +299,9 @@ describe('flags override the environment', () => {
       schedulerIntervalMs: '200',
       jobConcurrency: '3',
       outgoingAllowPrivateAddresses: 'false',
+      jobLeaseMs: '2000',
+      importUploadLimit: '3mb',
+      importSources: './flag-source.ts',
     };
     expect(loadConfig(env, flags)).toEqual({
       port: 5000,
@@ -294,6 +317,8 @@ describe('flags override the environment', () => {
       bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
+      jobLeaseMs: 2000,
+      import: { uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined },
       trustProxy: 0,
       outgoingAllowPrivate: false,
       smtp: undefined,
@@ -346,6 +371,8 @@ describe('invalid values', () => {
     ['SCHEDULER_INTERVAL_MS', 'often'],
     ['JOB_CONCURRENCY', '0'],
     ['JOB_CONCURRENCY', '101'],
+    ['JOB_LEASE_MS', '999'],
+    ['IMPORT_UPLOAD_LIMIT', 'huge'],
   ])('refuses %s=%s with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

@@ -21,14 +21,15 @@
  *   carry the same href (a link annotation, an image's or a button's or a file's href) as often.
  *   Button links: the hrefs of <a> inside `wp-block-button`; kept only by a `button` block's href.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { portableTextIssues } from '../src/content/portable-text.ts';
 import { convertPostContent, htmlToPlainText } from '../src/import/convert/index.ts';
 
-const fixtures = join(import.meta.dirname, '../../shared/fixtures/wordpress/theme-test-data');
+const wordpress = join(import.meta.dirname, '../../shared/fixtures/wordpress');
+const fixtures = join(wordpress, 'theme-test-data');
 const files = ['themeunittestdata.wordpress.xml', '64-block-test-data.xml'];
 
 interface Item {
@@ -57,8 +58,8 @@ function field(item: string, tag: string): string {
   return match?.[1] === undefined ? '' : xmlText(match[1]);
 }
 
-function readItems(file: string): Item[] {
-  const xml = readFileSync(join(fixtures, file), 'utf8');
+function readItems(file: string, folder = fixtures): Item[] {
+  const xml = readFileSync(join(folder, file), 'utf8');
   return [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map(([, item = '']) => ({
     file,
     title: field(item, 'title'),
@@ -164,7 +165,7 @@ describe('content conversion fidelity on the theme test data', () => {
     const figures = { items: 0, sourceWords: 0, keptWords: 0, keptOnlyRaw: 0, links: 0, buttonLinks: 0 };
     const lostLinks: string[] = [];
     const lostWords: string[] = [];
-    for (const item of files.flatMap(readItems)) {
+    for (const item of files.flatMap((file) => readItems(file))) {
       figures.items++;
       const content = convertPostContent(item.content);
       const excerpt = convertPostContent(item.excerpt);
@@ -200,5 +201,22 @@ describe('content conversion fidelity on the theme test data', () => {
     expect(lostLinks).toEqual([]);
     expect(lostWords.length === 0 || share >= 99.5, lostWords.slice(0, 50).join('\n')).toBe(true);
     expect(share).toBeGreaterThanOrEqual(99.5);
+  });
+
+  it('converts every item of every shared WordPress export, the importer edge cases included, to valid Portable Text', () => {
+    let items = 0;
+    for (const folder of ['theme-test-data', 'importer-edge-cases'].map((name) => join(wordpress, name))) {
+      for (const file of readdirSync(folder).filter((name) => name.endsWith('.xml'))) {
+        for (const item of readItems(file, folder)) {
+          for (const html of [item.content, item.excerpt]) {
+            const { blocks, warnings } = convertPostContent(html, { siteUrl: 'https://example.com' });
+            expect(portableTextIssues(blocks), `${file}: ${item.title}`).toEqual([]);
+            expect(warnings.every((warning) => typeof warning === 'string' && warning !== '')).toBe(true);
+          }
+          items++;
+        }
+      }
+    }
+    expect(items).toBeGreaterThan(300);
   });
 });

@@ -69,6 +69,7 @@ describe('WordPress import through the API', () => {
   it('imports every post and page, with the report of DECISIONS §7', async () => {
     expect(report.counts).toEqual({ posts: 58, pages: 21 });
     expect(report.failed).toEqual([]);
+    expect(report.skipped).toEqual([{ reason: 'comments are counted, not imported: Folio has no comments', count: 33, items: [] }]);
     expect(report.terms).toBe(191);
     expect(report.menus).toBe(6);
     expect(report.menuItems).toBe(70);
@@ -212,6 +213,39 @@ describe('WordPress import through the API', () => {
     const byMapped = source.filter((item) => item.creator === 'themereviewer' && !before.has(item.id));
     expect(entries.filter((entry) => entry.primaryBylineId === mine.id).length).toBe(byMapped.length);
     expect(entries.every((entry) => Array.isArray(entry.data.content))).toBe(true);
+  });
+
+  it('maps every status of DECISIONS §7, skipping and counting trash, auto-drafts and revisions', async () => {
+    const item = (id: number, status: string, type = 'post') =>
+      `<item><title>Status ${status}</title><dc:creator>ann</dc:creator><content:encoded><![CDATA[<p>Body ${id}</p>]]></content:encoded><wp:post_id>${id}</wp:post_id>` +
+      `<wp:post_date_gmt>2031-05-01 10:00:00</wp:post_date_gmt><wp:post_name>status-${id}</wp:post_name><wp:status>${status}</wp:status><wp:post_type>${type}</wp:post_type></item>`;
+    const xml = `<?xml version="1.0"?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel><title>Statuses</title><link>https://statuses.example</link><wp:wxr_version>1.2</wp:wxr_version>
+${item(1, 'publish')}${item(2, 'future')}${item(3, 'draft')}${item(4, 'pending')}${item(5, 'private')}${item(6, 'trash')}${item(7, 'auto-draft')}${item(8, 'inherit', 'revision')}
+</channel></rss>`;
+    const analysis = expectCreated(await analyze(t, Buffer.from(xml)));
+    expect(analysis.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ postType: 'post (trash)', count: 1 }),
+        expect.objectContaining({ postType: 'post (auto-draft)', count: 1 }),
+        expect.objectContaining({ postType: 'revision', count: 1 }),
+      ]),
+    );
+    await createCollection(t, 'statuses', [{ slug: 'title', type: 'string' }]);
+    const started = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'statuses' } } })).item;
+    const { report: statuses } = await finish(started.id);
+    expect(statuses.counts).toEqual({ statuses: 5 });
+    expect(statuses.skipped).toEqual(
+      expect.arrayContaining([
+        { reason: 'status trash is not imported', count: 1, items: [{ sourceId: '6', title: 'Status trash' }] },
+        { reason: 'status auto-draft is not imported', count: 1, items: [{ sourceId: '7', title: 'Status auto-draft' }] },
+        expect.objectContaining({ reason: expect.stringMatching(/^revision: /), count: 1 }),
+      ]),
+    );
+    expect(statuses.warnings).toEqual([expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' })]);
+    const bySlug = new Map((await allPages<Entry>(t, '/content/statuses')).map((entry) => [entry.slug, entry]));
+    expect([1, 2, 3, 4, 5].map((id) => bySlug.get(`status-${id}`)?.status)).toEqual(['published', 'scheduled', 'draft', 'draft', 'draft']);
+    expect(bySlug.get('status-2')!.scheduledAt).toBe('2031-05-01T10:00:00.000Z');
   });
 
   it('sets byline credits through content writes', async () => {

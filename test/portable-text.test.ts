@@ -366,4 +366,15 @@ describe('portableTextToPlainText', () => {
     expect(portableTextToPlainText(blocks)).toBe('Title\n\nSome bold link\n\ncode\n\nitem');
     expect(portableTextToPlainText([])).toBe('');
   });
+
+  it('includes the text of blocks nested in other blocks (quotes, table cells, captions), as imported content has them', () => {
+    const [first, second, third] = markdownToPortableText('Quoted\n\nCell\n\nCaption');
+    const blocks = [
+      { _type: 'quote', _key: 'q', content: [first], citation: [] },
+      { _type: 'table', _key: 't', rows: [{ _type: 'tableRow', _key: 'r', cells: [{ _type: 'tableCell', _key: 'c', content: [second] }] }] },
+      { _type: 'image', _key: 'i', url: '/p.png', caption: [third] },
+      { _type: 'html', _key: 'h', html: '<b>raw</b>' },
+    ] as PortableTextBlock[];
+    expect(portableTextToPlainText(blocks)).toBe('Quoted\n\nCell\n\nCaption');
+  });
 });

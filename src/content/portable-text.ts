@@ -17,7 +17,7 @@ export function isTextBlock(block: PortableTextBlock): block is PortableTextText
 }
 
 /** Hands out 12-character hex keys from seeds, never the same key twice within one document. */
-export class KeyMaker {
+class KeyMaker {
   readonly #used = new Set<string>();
 
   reserve(key: unknown): void {
@@ -369,13 +369,21 @@ function normalizeMarkdown(markdown: string): NormalizedPortableText {
   }
 }
 
-/** The text of text and code blocks, one paragraph per block, for slugs and search. */
+function isBlockLike(value: unknown): value is PortableTextBlock {
+  return isRecord(value) && typeof value._type === 'string';
+}
+
+/** The texts of a block; a block that holds blocks (a quote's text, a table's cells, a caption) gives theirs. */
+function blockTexts(block: PortableTextBlock): string[] {
+  if (isTextBlock(block)) return [block.children.map((child) => (typeof child.text === 'string' ? child.text : '')).join('')];
+  if (block._type === 'code') return typeof block.code === 'string' ? [block.code] : [];
+  return Object.values(block).flatMap((value) => (Array.isArray(value) ? value.filter(isBlockLike).flatMap(blockTexts) : isBlockLike(value) ? blockTexts(value) : []));
+}
+
+/** The text of text and code blocks, one paragraph per block, nested ones included, for slugs and search. */
 export function portableTextToPlainText(blocks: readonly PortableTextBlock[]): string {
   return blocks
-    .flatMap((block) => {
-      if (isTextBlock(block)) return [block.children.map((child) => (typeof child.text === 'string' ? child.text : '')).join('')];
-      return block._type === 'code' && typeof block.code === 'string' ? [block.code] : [];
-    })
+    .flatMap(blockTexts)
     .filter((text) => text !== '')
     .join('\n\n');
 }

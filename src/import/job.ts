@@ -103,7 +103,7 @@ export const importJob = defineJob({
       await report({ phase: 'menus', processed: total, total });
       await importMenus(run, summaryOf(analysis).menus, job.signal);
     }
-    const result = await buildReport(ctx.db, job.id, run.sourceKey, run.options.includeMedia);
+    const result = await buildReport(ctx.db, job.id, summaryOf(analysis), run.options.includeMedia);
     await report({ phase: 'done', processed: total, total });
     ctx.log.info({ jobId: job.id, counts: result.counts, failed: result.failed.length }, 'import finished');
     return result;

@@ -1,13 +1,14 @@
 import type { Db } from '../db/connection.ts';
 import type { ImportReport } from './schemas.ts';
-import type { AttachmentRef } from './sources/types.ts';
+import type { AttachmentRef, SourceAnalysis } from './sources/types.ts';
 import * as store from './store.ts';
 
 /**
  * The report of an import (DECISIONS §7), read from what the job wrote (checkpoints and notes), so
  * it is the same however many times the job was interrupted and resumed.
  */
-export async function buildReport(db: Db, jobId: string, sourceKey: string, includeMedia: boolean): Promise<ImportReport> {
+export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis, includeMedia: boolean): Promise<ImportReport> {
+  const sourceKey = summary.sourceKey;
   const counts: Record<string, number> = {};
   let sections = 0;
   let terms = 0;
@@ -38,7 +39,7 @@ export async function buildReport(db: Db, jobId: string, sourceKey: string, incl
       skipped.set(note.message, group);
     }
   }
-  const attachments = await store.attachmentsOfJob(db, sourceKey);
+  const attachments = await store.attachmentsOfSource(db, sourceKey);
   const menuRows = (await store.importedOfKind(db, sourceKey, 'menu_item')).filter((row) => row.job_id === jobId && row.target_id !== '' && row.target_id !== '-');
   return {
     counts,
@@ -53,8 +54,14 @@ export async function buildReport(db: Db, jobId: string, sourceKey: string, incl
       featuredImages,
       pending: includeMedia ? attachments.map((row) => ({ id: row.source_id, url: (JSON.parse(row.data!) as AttachmentRef).url })) : [],
     },
-    skipped: [...skipped.values()],
+    skipped: [...skipped.values(), ...notInTheItems(summary)],
     failed,
     warnings,
   };
+}
+
+/** What the source holds that no item of the import stands for: internal post types, comments. */
+function notInTheItems(summary: SourceAnalysis): ImportReport['skipped'] {
+  const internal = summary.skipped.filter((entry) => !entry.postType.includes(' (')).map((entry) => ({ reason: `${entry.postType}: ${entry.reason}`, count: entry.count, items: [] }));
+  return summary.comments > 0 ? [...internal, { reason: 'comments are counted, not imported: Folio has no comments', count: summary.comments, items: [] }] : internal;
 }

@@ -103,7 +103,8 @@ export async function countsByCollection(db: Db, jobId: string): Promise<{ kind:
   return rows.map((row) => ({ kind: row.kind, collection: row.collection, count: Number(row.count) }));
 }
 
-export async function attachmentsOfJob(db: Db, sourceKey: string): Promise<ImportItemRow[]> {
+/** The attachments recorded for this source, for the media import. */
+export async function attachmentsOfSource(db: Db, sourceKey: string): Promise<ImportItemRow[]> {
   return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', 'attachment').orderBy('source_id').execute();
 }
 

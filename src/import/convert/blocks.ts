@@ -6,9 +6,10 @@
  */
 import type { PortableTextBlock, PortableTextObject } from '../../content/value-types.ts';
 import { attr, byTag, childrenOf, find, hasClass, isElement, parseHtml, textContent, type Element, type Node } from './dom.ts';
+import { convertClassic } from './classic.ts';
 import { enclosingLink } from './elements.ts';
 import { plainInline, type FlowWriter } from './flow.ts';
-import { htmlWithPlaceholders, serializeBlock, writeBlockHtml, writeBlocks, type ParsedBlock } from './gutenberg.ts';
+import { blockMarkup, serializeBlock, writeBlockHtml, writeBlocks, type ParsedBlock } from './gutenberg.ts';
 import { imageBlock, videoBlock } from './media.ts';
 import { writeShortcodeText } from './shortcodes.ts';
 import type { Shape } from './text.ts';
@@ -34,12 +35,8 @@ function pick(block: ParsedBlock, names: readonly string[]): Attributes {
 
 /** The block's own markup parsed (placeholders where inner blocks go) and a way to convert parts of it. */
 function blockTree(block: ParsedBlock, writer: FlowWriter): { root: Element | undefined; convert: (nodes: Node[]) => PortableTextBlock[] } {
-  const nodes = parseHtml(htmlWithPlaceholders(block));
-  const root = nodes.find(isElement);
-  const placeholders = (element: Element, target: FlowWriter, shape: Shape): void => {
-    const inner = block.innerBlocks[Number(attr(element, 'data-index'))];
-    if (inner) writeBlocks([inner], target, shape);
-  };
+  const { html, placeholders } = blockMarkup(block);
+  const root = parseHtml(html).find(isElement);
   return { root, convert: (parts) => writer.convert(parts, { ...plainInline, placeholders }) };
 }
 
@@ -115,10 +112,10 @@ const group: BlockHandler = (block, writer) => {
 const cover: BlockHandler = (block, writer) => {
   const { root, convert } = blockTree(block, writer);
   const inner = root && find(root, (element) => hasClass(element, 'wp-block-cover__inner-container'));
-  const image = root && find(root, (element) => element.tagName === 'img' && /^wp-block-cover__image-background$|^wp-block-cover-image/.test(attr(element, 'class') ?? ''));
+  const image = root && find(root, (element) => element.tagName === 'img' && hasClass(element, 'wp-block-cover__image-background'));
   const video = root && byTag(root, 'video');
   // Older covers hold their text right in the wrapper, beside the background media.
-  const content = inner ? convert(childrenOf(inner)) : root ? convert(childrenOf(root).filter((child) => child !== image && child !== video && !(isElement(child) && child.tagName === 'span'))) : [];
+  const content = inner ? convert(childrenOf(inner)) : root ? convert(childrenOf(root).filter((child) => child !== image && child !== video && !(isElement(child) && child.tagName === 'span' && textContent(child).trim() === ''))) : [];
   const url = stringAttribute(block, 'url') ?? (image && attr(image, 'src')) ?? (video && attr(video, 'src'));
   const alt = stringAttribute(block, 'alt') ?? (image && attr(image, 'alt'));
   writer.push({
@@ -266,7 +263,7 @@ export const unknownBlock: BlockHandler = (block, writer, shape) => {
 /** Blocks whose HTML says all there is; their wrappers (lists, quotes, details) shape their inner blocks. */
 const htmlBlocks = [
   'paragraph', 'heading', 'list', 'list-item', 'quote', 'pullquote', 'code', 'preformatted', 'verse', 'table',
-  'separator', 'more', 'nextpage', 'details', 'subhead', 'text-columns', 'missing', 'freeform',
+  'separator', 'more', 'nextpage', 'details', 'subhead', 'text-columns', 'missing',
 ];
 
 export const blockHandlers: Record<string, BlockHandler> = {
@@ -289,6 +286,10 @@ export const blockHandlers: Record<string, BlockHandler> = {
   'core/shortcode': shortcode,
   'core/footnotes': footnotes,
   'core/block': reusableBlock,
+  // The classic block: classic content, read as a classic post is.
+  'core/freeform': (block, writer, shape) => {
+    if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
+  },
 };
 
 /** The handler for a block name; legacy `core-embed/*` blocks are embeds, anything else unknown. */

@@ -5,10 +5,10 @@
  */
 import type { PortableTextBlock, PortableTextTextBlock } from '../../content/value-types.ts';
 import type { Conversion } from './conversion.ts';
-import { attr, type Element } from './dom.ts';
-import { FlowWriter, placeholderTag, plainInline } from './flow.ts';
+import type { Element } from './dom.ts';
+import { FlowWriter, plainInline } from './flow.ts';
 import { embedBlock } from './media.ts';
-import { findShortcodes, writeShortcode } from './shortcodes.ts';
+import { markShortcodes, writeShortcodePlaceholder } from './shortcodes.ts';
 import type { Shape } from './text.ts';
 
 /** A paragraph that is nothing but an address, which WordPress turns into an embed (oEmbed). */
@@ -22,20 +22,10 @@ function autoEmbedUrl(block: PortableTextBlock): string | undefined {
 }
 
 export function convertClassic(conversion: Conversion, html: string, shape: Shape = { style: 'normal' }): PortableTextBlock[] {
-  const shortcodes = findShortcodes(html, { lineStart: true });
-  let marked = '';
-  let from = 0;
-  shortcodes.forEach((shortcode, index) => {
-    marked += `${html.slice(from, shortcode.start)}<${placeholderTag} data-index="${index}"></${placeholderTag}>`;
-    from = shortcode.end;
-  });
-  marked += html.slice(from);
+  const marked = markShortcodes(html, 'classic');
   const writer = new FlowWriter(conversion, 'classic');
-  const placeholders = (element: Element, target: FlowWriter): void => {
-    const shortcode = shortcodes[Number(attr(element, 'data-index'))];
-    if (shortcode) writeShortcode(shortcode, target);
-  };
-  writer.html(marked, { ...plainInline, placeholders }, shape);
+  const placeholders = (element: Element, target: FlowWriter): void => void writeShortcodePlaceholder(element, marked.shortcodes, target);
+  writer.html(marked.html, { ...plainInline, placeholders }, shape);
   writer.flush(shape);
   return writer.blocks.map((block) => {
     const url = autoEmbedUrl(block);

@@ -1,4 +1,4 @@
-import { KeyMaker } from '../../content/portable-text.ts';
+import { hash } from 'node:crypto';
 
 export interface ConvertOptions {
   /** The site's address (`https://example.com`): media with a relative address is resolved against it. */
@@ -15,18 +15,32 @@ export interface ConvertOptions {
  * included) and the same for the same content, the options, and the warnings, one per kind.
  */
 export class Conversion {
-  readonly #keys = new KeyMaker();
+  /** Six hex digits from the content, so keys differ between documents; a counter makes the rest. */
+  readonly #keyPrefix: string;
   #keyCount = 0;
+  readonly #linkKeys = new Set<string>();
   readonly #warnings = new Map<string, { message: string; count: number }>();
 
   readonly options: ConvertOptions;
 
-  constructor(options: ConvertOptions) {
+  constructor(content: string, options: ConvertOptions) {
     this.options = options;
+    this.#keyPrefix = hash('sha256', content, 'hex').slice(0, 6);
   }
 
+  /** A 12-character key, unique in the document and the same for the same content (hashing each key cost more than the rest of the conversion). */
   key(): string {
-    return this.#keys.make(`wp-import:${this.#keyCount++}`);
+    return this.#keyPrefix + (this.#keyCount++).toString(16).padStart(6, '0');
+  }
+
+  /**
+   * Whether a link definition's key is still free: a link around several blocks (`<a><p>…</p><p>…</p></a>`)
+   * is defined in each, and all but the first definition get a key of their own.
+   */
+  claimLinkKey(key: string): boolean {
+    if (this.#linkKeys.has(key)) return false;
+    this.#linkKeys.add(key);
+    return true;
   }
 
   /** Records a warning; one line per kind however often it happens, with the count. */

@@ -67,11 +67,15 @@ export function byTag(root: Element | Node[], ...tags: string[]): Element | unde
   return find(root, (element) => tags.includes(element.tagName));
 }
 
-/** All text below a node as a browser's `textContent` gives it, whitespace untouched. */
-export function textContent(node: Node | Node[]): string {
-  if (Array.isArray(node)) return node.map((child) => textContent(child)).join('');
+/**
+ * All text below a node as a browser's `textContent` gives it, whitespace untouched; a `<br>` gives
+ * `lineBreak` (a newline in code, a space in a title), where `textContent` would join the lines.
+ */
+export function textContent(node: Node | Node[], lineBreak = ''): string {
+  if (Array.isArray(node)) return node.map((child) => textContent(child, lineBreak)).join('');
   if (isText(node)) return node.value;
-  return isElement(node) ? textContent(childrenOf(node)) : '';
+  if (!isElement(node)) return '';
+  return node.tagName === 'br' ? lineBreak : textContent(childrenOf(node), lineBreak);
 }
 
 export function outerHtml(node: Node): string {

@@ -4,9 +4,9 @@
  * media and disclosure widgets.
  */
 import type { PortableTextBlock } from '../../content/value-types.ts';
-import { attr, byTag, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
+import { attr, childrenOf, classes, descendants, hasAttr, hasClass, isElement, textContent, type Element, type Node } from './dom.ts';
 import type { HandlerContext } from './flow.ts';
-import { audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
+import { alignmentOf, audioBlock, embedBlock, imageBlock, videoBlock, type LinkInfo } from './media.ts';
 import type { Shape } from './text.ts';
 
 export type ElementHandler = (element: Element, context: HandlerContext) => void;
@@ -21,16 +21,19 @@ function withoutElements(element: Element, skipped: readonly Element[]): Node[] 
   return childrenOf(element).filter((child) => !(isElement(child) && skipped.includes(child)));
 }
 
-const paragraph: ElementHandler = (element, { writer, at, shape }) => {
+/** A paragraph or heading; an `id` (a target of `#links`, a block's HTML anchor) stays on its first block. */
+function textElement(element: Element, { writer, at }: HandlerContext, shape: Shape): void {
+  const first = writer.blocks.length;
   writer.nodes(childrenOf(element), at, shape);
   writer.flush(shape);
-};
+  const id = attr(element, 'id');
+  const block = writer.blocks[first];
+  if (id && block?._type === 'block') writer.blocks[first] = { ...block, anchor: id };
+}
 
-const heading: ElementHandler = (element, { writer, at, shape }) => {
-  const headingShape = { ...shape, style: element.tagName };
-  writer.nodes(childrenOf(element), at, headingShape);
-  writer.flush(headingShape);
-};
+const paragraph: ElementHandler = (element, context) => textElement(element, context, context.shape);
+
+const heading: ElementHandler = (element, context) => textElement(element, context, { ...context.shape, style: element.tagName });
 
 /** List items are text blocks with `listItem` and `level`; a list inside an item goes one level deeper. */
 const list: ElementHandler = (element, { writer, at, shape }) => {
@@ -56,7 +59,10 @@ function quoteBlock(type: 'quote' | 'pullquote', blockquote: Element, { writer, 
   writer.push({ _type: type, _key: writer.conversion.key(), content, ...(citation.length > 0 ? { citation } : {}), ...extra });
 }
 
-const blockquote: ElementHandler = (element, context) => quoteBlock('quote', element, context);
+const blockquote: ElementHandler = (element, context) => {
+  const source = attr(element, 'cite');
+  quoteBlock('quote', element, context, source === undefined ? {} : { citeUrl: source });
+};
 
 function languageOf(...elements: (Element | undefined)[]): string | undefined {
   for (const element of elements) {
@@ -80,7 +86,7 @@ const pre: ElementHandler = (element, { writer, at }) => {
     writer.push({
       _type: 'code',
       _key: writer.conversion.key(),
-      code: textContent(source),
+      code: textContent(source, '\n'),
       ...(language ? { language } : {}),
       ...(formatted.length > 0 ? { formatted } : {}),
     });
@@ -100,26 +106,42 @@ export function enclosingLink(element: Element, within?: Element): LinkInfo | un
   return undefined;
 }
 
+const contentElements = new Set(['img', 'video', 'audio', 'iframe', 'object', 'embed', 'svg', 'table', 'blockquote', 'pre']);
+
+/** Whether a figure holds nothing but the given element (and its caption): no other text or media to lose. */
+function holdsOnly(figure: Element, main: Element, captions: readonly Element[]): boolean {
+  const rest = (nodes: Node[]): boolean =>
+    nodes.every((node) => {
+      if (!isElement(node)) return textContent(node).trim() === '';
+      if (node === main || captions.includes(node)) return true;
+      return !contentElements.has(node.tagName) && rest(childrenOf(node));
+    });
+  return rest(childrenOf(figure));
+}
+
+/** A figure is the one thing it shows (a quote, a table, media) with its caption, else its content as it comes. */
 const figure: ElementHandler = (element, context) => {
   const { writer, at } = context;
   const captions = childElements(element, 'figcaption');
   const caption = captions.flatMap((figcaption) => writer.convert(childrenOf(figcaption), at));
-  const withCaption = caption.length > 0 ? { caption } : {};
-  const quote = byTag(element, 'blockquote');
-  if (quote) return quoteBlock(hasClass(element, 'wp-block-pullquote') ? 'pullquote' : 'quote', quote, context, withCaption);
-  const tableElement = byTag(element, 'table');
-  if (tableElement) return table(tableElement, { ...context, caption });
   if (hasClass(element, 'wp-block-embed')) return writer.push(embedBlock(writer.conversion, textContent(withoutElements(element, captions)).trim(), caption));
-  const video = byTag(element, 'video');
-  if (video) return writer.push(videoBlock(writer.conversion, video, caption));
-  const audio = byTag(element, 'audio');
-  if (audio) return writer.push(audioBlock(writer.conversion, audio, caption));
-  const images = descendants(element).filter((descendant) => descendant.tagName === 'img');
-  if (images.length === 1 && images[0]) {
-    const image = images[0];
-    return writer.push(imageBlock(writer.conversion, image, { link: enclosingLink(image, element) ?? linkOf(at), caption }));
+  const main = descendants(withoutElements(element, captions)).find((descendant) => contentElements.has(descendant.tagName));
+  if (main && holdsOnly(element, main, captions)) {
+    switch (main.tagName) {
+      case 'blockquote':
+        return quoteBlock(hasClass(element, 'wp-block-pullquote') ? 'pullquote' : 'quote', main, context, caption.length > 0 ? { caption } : {});
+      case 'table':
+        return table(main, { ...context, caption });
+      case 'video':
+        return writer.push(videoBlock(writer.conversion, main, caption));
+      case 'audio':
+        return writer.push(audioBlock(writer.conversion, main, caption));
+      case 'img':
+        return writer.push(imageBlock(writer.conversion, main, { link: enclosingLink(main, element) ?? linkOf(at), caption, align: alignmentOf(main) ?? alignmentOf(element) }));
+      default:
+        break;
+    }
   }
-  // Any other figure: its content as it comes, the caption after it.
   writer.nodes(withoutElements(element, captions), at, normal);
   writer.flush(normal);
   writer.push(...caption);

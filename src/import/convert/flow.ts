@@ -54,7 +54,9 @@ const blockContainers = new Set([
 ]);
 
 /** Elements a document has no text in, which are kept as raw HTML so that nothing is dropped. */
-const rawElements = new Set(['script', 'style', 'form', 'input', 'select', 'textarea', 'button', 'svg', 'math', 'canvas', 'noscript', 'object', 'map']);
+const rawElements = new Set([
+  'script', 'style', 'form', 'input', 'select', 'textarea', 'button', 'svg', 'math', 'canvas', 'noscript', 'object', 'embed', 'applet', 'map', 'link', 'meta',
+]);
 
 /** Comments that are WordPress markers rather than remarks. */
 function markerBlock(conversion: Conversion, comment: string): PortableTextBlock | undefined {
@@ -101,6 +103,8 @@ export class FlowWriter {
 
   /** Adds text at the current position (a button's label, a shortcode left as it was written). */
   text(text: string, at: Inline, hard = false): void {
+    // A link may come from around a nested writer's content (`<a><blockquote>…`): this writer then needs its definition too.
+    if (at.link && !this.#links.has(at.link._key)) this.#links.set(at.link._key, at.link);
     const marks = at.link ? [...at.decorators, at.link._key] : at.decorators;
     this.#runs.push({ text, marks, ...(at.pre ? { pre: true } : {}), ...(hard ? { hard: true } : {}) });
   }
@@ -134,6 +138,12 @@ export class FlowWriter {
     }
     if (tag === 'a') return this.nodes(childrenOf(element), { ...at, link: this.#link(element) ?? at.link }, shape);
     if (tag === 'br') return this.text('\n', at, true);
+    if (tag === 'q') {
+      // Browsers show an inline quotation between quotation marks, so its text has them.
+      this.text('\u201c', at);
+      this.nodes(childrenOf(element), at, shape);
+      return this.text('\u201d', at);
+    }
     if (tag === 'wbr') return;
     if (tag === placeholderTag) {
       this.flush(shape);

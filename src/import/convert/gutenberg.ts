@@ -4,10 +4,10 @@
  * sits, so wrappers (a quote's `<blockquote>`, a list's `<ul>`) shape what their inner blocks become.
  */
 import { parse } from '@wordpress/block-serialization-default-parser';
-import { attr, type Element } from './dom.ts';
-import { placeholderTag, plainInline, type FlowWriter, type Inline } from './flow.ts';
+import { attr } from './dom.ts';
+import { placeholderTag, plainInline, type FlowWriter, type PlaceholderResolver } from './flow.ts';
+import { markShortcodes, writeShortcodePlaceholder } from './shortcodes.ts';
 import { handlerFor } from './blocks.ts';
-import { convertClassic } from './classic.ts';
 import type { Shape } from './text.ts';
 
 /** A block as WordPress's parser gives it (the package does not export the type). */
@@ -21,34 +21,51 @@ export function parseBlocks(html: string): ParsedBlock[] {
   return parse(html);
 }
 
-/** The block's HTML with a placeholder element where each inner block goes. */
-export function htmlWithPlaceholders(block: ParsedBlock): string {
+/**
+ * A block's own HTML with a placeholder element where each inner block goes and where each shortcode
+ * WordPress renders stands, and the resolver that converts what a placeholder stands for.
+ */
+export function blockMarkup(block: ParsedBlock): { html: string; placeholders: PlaceholderResolver } {
   let inner = 0;
-  return block.innerContent.map((part) => (part === null ? `<${placeholderTag} data-index="${inner++}"></${placeholderTag}>` : part)).join('');
+  const withBlocks = block.innerContent.map((part) => (part === null ? `<${placeholderTag} data-block="${inner++}"></${placeholderTag}>` : part)).join('');
+  const { html, shortcodes } = markShortcodes(withBlocks, 'rendered');
+  const placeholders: PlaceholderResolver = (element, target, shape) => {
+    if (writeShortcodePlaceholder(element, shortcodes, target)) return;
+    const innerBlock = block.innerBlocks[Number(attr(element, 'data-block'))];
+    if (innerBlock) writeBlock(innerBlock, target, shape);
+  };
+  return { html, placeholders };
 }
 
 /** Walks a block's own HTML, converting each inner block where its placeholder is. */
-export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Shape, at: Inline = plainInline): void {
-  const placeholders = (element: Element, target: FlowWriter, placeholderShape: Shape): void => {
-    const inner = block.innerBlocks[Number(attr(element, 'data-index'))];
-    if (inner) writeBlock(inner, target, placeholderShape);
-  };
-  writer.html(htmlWithPlaceholders(block), { ...at, placeholders }, shape);
+export function writeBlockHtml(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
+  const { html, placeholders } = blockMarkup(block);
+  writer.html(html, { ...plainInline, placeholders }, shape);
   writer.flush(shape);
 }
 
+/** Writes a block; classic HTML between blocks (no name) is read as the classic block is. */
 export function writeBlock(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  if (block.blockName === null) writeFreeform(block, writer, shape);
-  else handlerFor(block.blockName)(block, writer, shape);
+  handlerFor(block.blockName ?? 'core/freeform')(closedBlock(block, writer), writer, shape);
+}
+
+const delimiter = /<!--\s+\/?wp:/;
+
+/**
+ * A block whose closing comment is missing gets, from WordPress's parser, all the markup after it as
+ * its HTML, the following blocks included, which the parser also returns on their own. Only the part
+ * before the next block comment is the block's.
+ */
+function closedBlock(block: ParsedBlock, writer: FlowWriter): ParsedBlock {
+  const cut = block.innerBlocks.length === 0 ? block.innerHTML.search(delimiter) : -1;
+  if (cut === -1) return block;
+  writer.conversion.warn('block:unclosed', 'A block has no closing comment; its content is taken up to the next block');
+  const innerHTML = block.innerHTML.slice(0, cut);
+  return { ...block, innerHTML, innerContent: [innerHTML] };
 }
 
 export function writeBlocks(blocks: readonly ParsedBlock[], writer: FlowWriter, shape: Shape = { style: 'normal' }): void {
   for (const block of blocks) writeBlock(block, writer, shape);
-}
-
-/** Classic HTML between blocks, read as a classic post is. */
-function writeFreeform(block: ParsedBlock, writer: FlowWriter, shape: Shape): void {
-  if (block.innerHTML.trim() !== '') writer.push(...convertClassic(writer.conversion, block.innerHTML, shape));
 }
 
 /**

@@ -19,11 +19,20 @@ export interface ConvertedContent {
 }
 
 export function convertPostContent(html: string, options: ConvertOptions = {}): ConvertedContent {
-  const conversion = new Conversion(options);
-  if (!isBlockMarkup(html)) return { blocks: convertClassic(conversion, html), warnings: conversion.warnings() };
-  const writer = new FlowWriter(conversion, 'html');
-  writeBlocks(parseBlocks(html), writer);
-  return { blocks: writer.blocks, warnings: conversion.warnings() };
+  const conversion = new Conversion(html, options);
+  try {
+    if (!isBlockMarkup(html)) return { blocks: convertClassic(conversion, html), warnings: conversion.warnings() };
+    const writer = new FlowWriter(conversion, 'html');
+    writeBlocks(parseBlocks(html), writer);
+    return { blocks: writer.blocks, warnings: conversion.warnings() };
+  } catch (error) {
+    // Nesting deeper than the stack allows (thousands of levels, which no editor writes): the content
+    // is kept whole as raw HTML rather than failing the post.
+    if (!(error instanceof RangeError)) throw error;
+    const fallback = new Conversion(html, options);
+    fallback.warn('too-deep', 'The content is nested too deeply to convert; kept whole as raw HTML in an "html" block');
+    return { blocks: [{ _type: 'html', _key: fallback.key(), html }], warnings: fallback.warnings() };
+  }
 }
 
 /**
@@ -31,5 +40,5 @@ export function convertPostContent(html: string, options: ConvertOptions = {}): 
  * decoded once, whitespace collapsed.
  */
 export function htmlToPlainText(html: string): string {
-  return textContent(parseHtml(html)).replace(/\s+/g, ' ').trim();
+  return textContent(parseHtml(html), ' ').replace(/\s+/g, ' ').trim();
 }

@@ -23,7 +23,7 @@ export function attachmentIdOf(element: Element): number | undefined {
   return name === undefined ? undefined : Number(name.replace(/\D+/g, ''));
 }
 
-function alignmentOf(element: Element | undefined): string | undefined {
+export function alignmentOf(element: Element | undefined): string | undefined {
   const name = element && classes(element).find((value) => /^align(left|right|center|wide|full|none)$/.test(value));
   return name?.slice('align'.length);
 }

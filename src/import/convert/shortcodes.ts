@@ -8,8 +8,7 @@ import type { PortableTextBlock } from '../../content/value-types.ts';
 import type { Conversion } from './conversion.ts';
 import { attr, descendants, isElement, parseHtml, type Element, type Node } from './dom.ts';
 import { enclosingLink } from './elements.ts';
-import type { FlowWriter} from './flow.ts';
-import { plainInline } from './flow.ts';
+import { placeholderTag, plainInline, type FlowWriter } from './flow.ts';
 import { embedBlock, imageBlock } from './media.ts';
 
 export interface Shortcode {
@@ -23,7 +22,9 @@ export interface Shortcode {
   end: number;
 }
 
-const openingTag = /\[([A-Za-z][\w-]*)(?=[\s\]/])((?:[^\]"']|"[^"]*"|'[^']*')*?)(\/)?\]/g;
+// Attributes hold no `]` (as in WordPress) and are bounded, so a stray `[` costs a bounded look-ahead.
+const openingTag = /\[([A-Za-z][\w-]*)(?=[\s\]/])([^\]]{0,4000}?)(\/)?\]/g;
+const closingTag = /\[\/([A-Za-z][\w-]*)\]/g;
 const attributePattern = /([\w-]+)\s*=\s*"([^"]*)"|([\w-]+)\s*=\s*'([^']*)'|([\w-]+)\s*=\s*([^\s'"]+)|"([^"]*)"|'([^']*)'|(\S+)/g;
 
 /** An attribute value as WordPress prints it into HTML, read back the way a browser would: entities decoded once. */
@@ -45,31 +46,113 @@ function parseAttributes(text: string): Record<string, string> {
 }
 
 /**
- * The shortcodes in a text, in order and not overlapping. With `lineStart`, only those that begin a
- * line count (in a classic post a shortcode inside a sentence stays text, as it reads).
+ * Which shortcodes count: all of them (a shortcode block); in a classic post those WordPress renders
+ * anywhere and others only where they begin a line (inside a sentence an unknown one reads as text);
+ * in block markup only those WordPress renders.
  */
-export function findShortcodes(text: string, { lineStart }: { lineStart: boolean }): Shortcode[] {
+export type ShortcodeScope = 'all' | 'classic' | 'rendered';
+
+/** The shortcodes WordPress itself registers, which it renders wherever they stand. */
+const renderedShortcodes = new Set(['caption', 'wp_caption', 'gallery', 'audio', 'video', 'embed', 'playlist']);
+
+/** The shortcodes in a text, in order and not overlapping, none inside an HTML tag. */
+export function findShortcodes(text: string, scope: ShortcodeScope): Shortcode[] {
   const found: Shortcode[] = [];
+  const closings = closingPositions(text);
+  const insideTag = tagTracker(text);
   openingTag.lastIndex = 0;
   for (let match = openingTag.exec(text); match !== null; match = openingTag.exec(text)) {
     const start = match.index;
-    const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start);
-    const escaped = text[start - 1] === '[' && text[openingTag.lastIndex] === ']';
-    if (escaped || (lineStart && !/^\s*(<p>\s*)?$/i.test(before))) continue;
     const name = match[1] as string;
+    const escaped = text[start - 1] === '[' && text[openingTag.lastIndex] === ']';
+    const rendered = renderedShortcodes.has(name.toLowerCase());
+    const counts = scope === 'all' || rendered || (scope === 'classic' && beginsLine(text, start));
+    if (escaped || !counts || insideTag(start)) continue;
     const attributes = parseAttributes(match[2] ?? '');
     let end = openingTag.lastIndex;
     let content: string | undefined;
-    const closing = `[/${name}]`;
-    const closeAt = match[3] ? -1 : text.indexOf(closing, end);
-    if (closeAt !== -1) {
+    const closeAt = match[3] ? undefined : closings.next(name, end);
+    if (closeAt !== undefined) {
       content = text.slice(end, closeAt);
-      end = closeAt + closing.length;
+      end = closeAt + `[/${name}]`.length;
     }
     found.push({ name, attributes, ...(content === undefined ? {} : { content }), source: text.slice(start, end), start, end });
     openingTag.lastIndex = end;
   }
   return found;
+}
+
+/** Whether a position is inside an HTML tag (`<a title="[x]">`), asked for positions in increasing order. */
+function tagTracker(text: string): (position: number) => boolean {
+  let scanned = 0;
+  let inside = false;
+  return (position) => {
+    for (; scanned < position; scanned++) {
+      if (text[scanned] === '<') inside = true;
+      else if (text[scanned] === '>') inside = false;
+    }
+    return inside;
+  };
+}
+
+/**
+ * The HTML with a placeholder element where each shortcode stands, and the shortcodes. One that spans
+ * other placeholders (an inner block) is left as text, since its parts belong to different blocks.
+ */
+export function markShortcodes(html: string, scope: ShortcodeScope): { html: string; shortcodes: Shortcode[] } {
+  if (!html.includes('[')) return { html, shortcodes: [] };
+  const shortcodes = findShortcodes(html, scope).filter((shortcode) => !shortcode.source.includes(`<${placeholderTag}`));
+  let marked = '';
+  let from = 0;
+  shortcodes.forEach((shortcode, index) => {
+    marked += `${html.slice(from, shortcode.start)}<${placeholderTag} data-shortcode="${index}"></${placeholderTag}>`;
+    from = shortcode.end;
+  });
+  return { html: marked + html.slice(from), shortcodes };
+}
+
+/** Writes the shortcode a placeholder stands for; false when the element stands for none. */
+export function writeShortcodePlaceholder(element: Element, shortcodes: readonly Shortcode[], writer: FlowWriter): boolean {
+  const index = attr(element, 'data-shortcode');
+  const shortcode = index === undefined ? undefined : shortcodes[Number(index)];
+  if (shortcode) writeShortcode(shortcode, writer);
+  return shortcode !== undefined;
+}
+
+/** Whether only spaces (and perhaps a `<p>`) stand between the line's start and the position. */
+function beginsLine(text: string, position: number): boolean {
+  let at = position - 1;
+  const skipSpaces = (): void => {
+    while (at >= 0 && (text[at] === ' ' || text[at] === '\t')) at--;
+  };
+  skipSpaces();
+  if (at >= 2 && text.slice(at - 2, at + 1).toLowerCase() === '<p>') {
+    at -= 3;
+    skipSpaces();
+  }
+  return at < 0 || text[at] === '\n' || text[at] === '\r';
+}
+
+/** Where each shortcode's closing tags are, so finding the closing tag of an opener costs no new scan. */
+function closingPositions(text: string): { next: (name: string, after: number) => number | undefined } {
+  const byName = new Map<string, number[]>();
+  for (const match of text.matchAll(closingTag)) {
+    const name = match[1] as string;
+    const positions = byName.get(name) ?? [];
+    positions.push(match.index);
+    byName.set(name, positions);
+  }
+  // Openers come in order, so each name's list is consumed from the front.
+  const cursor = new Map<string, number>();
+  return {
+    next(name, after) {
+      const positions = byName.get(name) ?? [];
+      let index = cursor.get(name) ?? 0;
+      while (index < positions.length && (positions[index] as number) < after) index++;
+      cursor.set(name, index);
+      return positions[index];
+    },
+  };
 }
 
 const truthy = (value: string | undefined): boolean => value !== undefined && /^(1|on|true|yes)$/i.test(value);
@@ -166,15 +249,10 @@ export function writeShortcode(shortcode: Shortcode, writer: FlowWriter): void {
   });
 }
 
-/** Text that holds shortcodes: the text between them as paragraphs, each shortcode as its blocks. */
+/** A shortcode block's text: the text between its shortcodes as paragraphs, each shortcode as its blocks. */
 export function writeShortcodeText(text: string, writer: FlowWriter): void {
-  let at = 0;
-  for (const shortcode of findShortcodes(text, { lineStart: false })) {
-    writer.html(text.slice(at, shortcode.start), plainInline, { style: 'normal' });
-    writer.flush({ style: 'normal' });
-    writeShortcode(shortcode, writer);
-    at = shortcode.end;
-  }
-  writer.html(text.slice(at), plainInline, { style: 'normal' });
-  writer.flush({ style: 'normal' });
+  const { html, shortcodes } = markShortcodes(text, 'all');
+  const shape = { style: 'normal' };
+  writer.html(html, { ...plainInline, placeholders: (element, target) => void writeShortcodePlaceholder(element, shortcodes, target) }, shape);
+  writer.flush(shape);
 }

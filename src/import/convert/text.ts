@@ -52,8 +52,13 @@ function normalize(run: Run, mode: TextMode): Run {
 /** Splits a classic run at its blank lines: each piece but the first starts a new paragraph. */
 function paragraphsOf(runs: readonly Run[], mode: TextMode): Run[][] {
   const paragraphs: Run[][] = [[]];
+  let afterBreak = false;
   for (const run of runs) {
-    const pieces = mode === 'classic' && !run.pre && !run.hard ? run.text.split('\n\n') : [run.text];
+    const classic = mode === 'classic' && !run.pre && !run.hard;
+    // wpautop turns a newline into a line break only where the source has no `<br>` already.
+    const text = classic && afterBreak ? run.text.replace(/^\n(?!\n)/, '') : run.text;
+    afterBreak = run.hard === true;
+    const pieces = classic ? text.split('\n\n') : [text];
     pieces.forEach((text, index) => {
       if (index > 0) paragraphs.push([]);
       paragraphs.at(-1)?.push({ ...run, text });
@@ -105,9 +110,15 @@ export function textBlocks(conversion: Conversion, runs: readonly Run[], links: 
   for (const paragraph of paragraphsOf(runs.map((run) => normalize(run, mode)), mode)) {
     const tidy = mergeRuns(trimRuns(paragraph));
     if (!tidy.some((run) => run.text.trim() !== '')) continue;
-    const used = new Set(tidy.flatMap((run) => run.marks));
-    const markDefs: PortableTextObject[] = [...links.values()].filter((link) => used.has(link._key));
-    const children: PortableTextSpan[] = tidy.map((run) => ({ _type: 'span', _key: conversion.key(), text: run.text, marks: [...run.marks] }));
+    const renamed = new Map<string, string>();
+    const markDefs: PortableTextObject[] = [...new Set(tidy.flatMap((run) => run.marks))].flatMap((mark) => {
+      const link = links.get(mark);
+      if (!link || conversion.claimLinkKey(link._key)) return link ? [link] : [];
+      const key = conversion.key();
+      renamed.set(mark, key);
+      return [{ ...link, _key: key }];
+    });
+    const children: PortableTextSpan[] = tidy.map((run) => ({ _type: 'span', _key: conversion.key(), text: run.text, marks: run.marks.map((mark) => renamed.get(mark) ?? mark) }));
     const list = shape.listItem ? { listItem: shape.listItem, level: shape.level ?? 1 } : {};
     blocks.push({ _type: 'block', _key: conversion.key(), style: shape.style, ...list, markDefs, children });
   }

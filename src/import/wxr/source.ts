@@ -1,4 +1,4 @@
-import { convertPostContent } from '../convert/index.ts';
+import type { convertPostContent as convertPostContentType } from '../convert/index.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
 import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue } from './normalize.ts';
 import { badExport, readWxr } from './reader.ts';
@@ -163,6 +163,8 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
  * item), then items, menu items, reusable blocks and attachments in file order.
  */
 export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord> {
+  // Loaded on the first import, not with every process that registers the source (the CLI's start).
+  const { convertPostContent } = await import('../convert/index.ts');
   let siteUrl = '';
   for await (const record of readWxr(await fileOf(input))) {
     if (record.kind === 'channel') siteUrl = siteUrlOf(record.channel);
@@ -185,12 +187,14 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
         },
       };
     } else {
-      yield* itemRecords(record.item, siteUrl);
+      yield* itemRecords(record.item, siteUrl, convertPostContent);
     }
   }
 }
 
-function* itemRecords(item: WxrItem, siteUrl: string): Generator<ImportRecord> {
+type Convert = typeof convertPostContentType;
+
+function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Convert): Generator<ImportRecord> {
   const meta = metaMap(item);
   if (item.postType === 'attachment') {
     const alt = meta.get('_wp_attachment_image_alt');
@@ -212,11 +216,11 @@ function* itemRecords(item: WxrItem, siteUrl: string): Generator<ImportRecord> {
     const { blocks } = convertPostContent(item.content, { siteUrl });
     yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
   } else if (!Object.hasOwn(notContent, item.postType)) {
-    yield { kind: 'item', item: normalizeItem(item, meta, siteUrl) };
+    yield { kind: 'item', item: normalizeItem(item, meta, siteUrl, convertPostContent) };
   }
 }
 
-function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string): NormalizedItem {
+function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
   const date = gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? new Date(0).toISOString();
   const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
   const values: Record<string, unknown> = {};
