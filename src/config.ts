@@ -40,6 +40,10 @@ export interface ImportConfig {
   uploadLimit: number;
   /** Module specifiers, each exporting an import source as `default` or `source` (src/import/sources/registry.ts). */
   sources: string[];
+  /** Media downloads of an import (src/import/media/): how many at once, each one's time limit, tries after a failure. */
+  media: { concurrency: number; timeoutMs: number; retries: number; retryDelayMs: number };
+  /** The most bytes the media library may hold; an import that would pass it stops (import.md §7). Undefined: no quota. */
+  mediaQuota: number | undefined;
 }
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
@@ -124,6 +128,11 @@ export const configVariables = {
   JOB_LEASE_MS: 'jobLeaseMs',
   IMPORT_UPLOAD_LIMIT: 'importUploadLimit',
   IMPORT_SOURCES: 'importSources',
+  IMPORT_MEDIA_CONCURRENCY: 'importMediaConcurrency',
+  IMPORT_MEDIA_TIMEOUT_MS: 'importMediaTimeoutMs',
+  IMPORT_MEDIA_RETRIES: 'importMediaRetries',
+  IMPORT_MEDIA_RETRY_DELAY_MS: 'importMediaRetryDelayMs',
+  MEDIA_STORAGE_QUOTA: 'mediaStorageQuota',
   TRUST_PROXY: 'trustProxy',
   OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'outgoingAllowPrivateAddresses',
   SMTP_URL: 'smtpUrl',
@@ -262,6 +271,11 @@ const rawSchema = z.object({
     .string()
     .default('')
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)),
+  IMPORT_MEDIA_CONCURRENCY: integer(1, 32).default(4),
+  IMPORT_MEDIA_TIMEOUT_MS: integer(100, 3_600_000).default(60_000),
+  IMPORT_MEDIA_RETRIES: integer(0, 10).default(2),
+  IMPORT_MEDIA_RETRY_DELAY_MS: integer(0, 60_000).default(1000),
+  MEDIA_STORAGE_QUOTA: byteSize.optional(),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -372,7 +386,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     schedulerIntervalMs: raw.SCHEDULER_INTERVAL_MS,
     jobConcurrency: raw.JOB_CONCURRENCY,
     jobLeaseMs: raw.JOB_LEASE_MS,
-    import: { uploadLimit: raw.IMPORT_UPLOAD_LIMIT, sources: raw.IMPORT_SOURCES },
+    import: {
+      uploadLimit: raw.IMPORT_UPLOAD_LIMIT,
+      sources: raw.IMPORT_SOURCES,
+      media: { concurrency: raw.IMPORT_MEDIA_CONCURRENCY, timeoutMs: raw.IMPORT_MEDIA_TIMEOUT_MS, retries: raw.IMPORT_MEDIA_RETRIES, retryDelayMs: raw.IMPORT_MEDIA_RETRY_DELAY_MS },
+      mediaQuota: raw.MEDIA_STORAGE_QUOTA,
+    },
     trustProxy: raw.TRUST_PROXY,
     outgoingAllowPrivate: raw.OUTGOING_ALLOW_PRIVATE_ADDRESSES,
     smtp: smtpConfig(raw),

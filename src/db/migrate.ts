@@ -14,6 +14,7 @@ import * as signIn from './migrations/0009_sign_in.ts';
 import * as oauth from './migrations/0010_oauth.ts';
 import * as plugins from './migrations/0011_plugins.ts';
 import * as importTables from './migrations/0012_import.ts';
+import * as importMedia from './migrations/0013_import_media.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -31,6 +32,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_oauth': oauth,
     '0011_plugins': plugins,
     '0012_import': importTables,
+    '0013_import_media': importMedia,
   };
 }
 

@@ -109,6 +109,8 @@ export interface MediaTable {
   height: number | null;
   alt: string | null;
   caption: string | null;
+  /** The title an imported attachment had (migration 0013); null for uploads. */
+  title: string | null;
   /** SHA-256 of the bytes, hex; null while a registered object has not arrived. */
   content_hash: string | null;
   created_by: string | null;

@@ -130,7 +130,10 @@ function successResponsesByKind(route: Route, convert: Convert): Record<string, 
       return {
         '200': {
           description: 'Newline-delimited JSON, one value per line; a failure after the first line ends the stream with an error envelope line',
-          content: { 'application/x-ndjson': { schema: convert(result.line, 'output') } },
+          content: {
+            'application/x-ndjson': { schema: convert(result.line, 'output') },
+            ...(result.whole ? { 'application/json': { schema: convert(result.whole.schema, 'output') } } : {}),
+          },
         },
       };
     case 'html':

@@ -20,8 +20,11 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
       return reply(c, result.status ?? 200, toJsonText(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
     case 'bytes':
       return sendBytes(c, result.source(output), result.cacheControl, result.headers);
-    case 'ndjson':
+    case 'ndjson': {
+      const whole = await result.whole?.value(output);
+      if (whole !== undefined) return reply(c, 200, toJsonText(whole), { 'content-type': 'application/json' });
       return streamLines(c, result.lines(output));
+    }
     case 'html':
       return reply(c, 200, await result.render(output), {
         'content-type': 'text/html; charset=utf-8',

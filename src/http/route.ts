@@ -66,8 +66,12 @@ export type ResultSpec<O> =
   | { kind: 'json'; schema: z.ZodType; status?: 200 | 201; cacheControl?: string }
   /** A file: 200, 206 for `Range`, 304 for `If-None-Match`, with its own caching. */
   | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string; headers?: Record<string, string> }
-  /** One JSON value per line as they come; a failure after the first line ends the stream with an error line. */
-  | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown> }
+  /**
+   * One JSON value per line as they come; a failure after the first line ends the stream with an error
+   * line. With `whole`, a request may ask for the last line alone instead (a bare JSON answer): `value`
+   * gives it, or undefined to stream.
+   */
+  | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown>; whole?: { schema: z.ZodType; value: (output: O) => Promise<unknown> } }
   /** A server-rendered page. */
   | { kind: 'html'; render: (output: O) => string | Promise<string>; contentSecurityPolicy?: string }
   | { kind: 'redirect'; location: (output: O) => string; status?: 302 | 303 }

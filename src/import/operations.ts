@@ -7,6 +7,11 @@ import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
 import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
+import { importAttachments } from './media/import-media.ts';
+import type { MediaImportRun } from './media/lines.ts';
+import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
+import { probeUrl, type ProbeAnswer } from './probe.ts';
+import type { MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
 
 /** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
 const importAccess = access.scope('admin');
@@ -114,3 +119,36 @@ export const followImportJob = defineOperation({
 
 /** How often a followed job is read again. */
 const pollMs = 250;
+
+/**
+ * `POST /import/legacy/media`: the attachments' files downloaded into the media library (src/import/
+ * media/), answered line by line (`stream`) or as the result alone.
+ */
+export const importMedia = defineOperation({
+  name: 'import.media',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof MediaImportBody>): Promise<MediaImportRun> {
+    return { stream: input.stream, run: (onLine) => importAttachments(ctx, input.attachments, onLine) };
+  },
+});
+
+/**
+ * `POST /import/legacy/rewrite-urls`: old media URLs in the imported entries and sections replaced,
+ * by the given map or by the one the media imports stored.
+ */
+export const rewriteUrls = defineOperation({
+  name: 'import.rewriteUrls',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof RewriteBody>): Promise<RewriteResult> {
+    return rewriteImportedUrls(ctx, input.urlMap ?? (await storedUrlMap(ctx)));
+  },
+});
+
+/** `POST /import/probe`: which platform a URL is, and what to do next. */
+export const probeImport = defineOperation({
+  name: 'import.probe',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof ProbeBody>): Promise<ProbeAnswer> {
+    return probeUrl(ctx, input.url);
+  },
+});

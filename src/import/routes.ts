@@ -1,7 +1,8 @@
 import type { Config } from '../config.ts';
 import { defineRoute } from '../http/route.ts';
-import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, prepareImport } from './operations.ts';
-import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, PrepareBody, PrepareResponse } from './schemas.ts';
+import { mediaLines } from './media/lines.ts';
+import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
+import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -59,5 +60,37 @@ export const importRoutes = [
     operation: followImportJob,
     params: JobParams,
     result: { kind: 'ndjson', line: ImportJobSchema, lines: (lines) => lines },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/media',
+    tag,
+    summary: 'Download attachments into the media library (deduplicated by content); with stream, NDJSON: a line per file, then the result with the URL map',
+    operation: importMedia,
+    body: MediaImportBody,
+    result: {
+      kind: 'ndjson',
+      line: MediaLineSchema,
+      lines: mediaLines,
+      whole: { schema: MediaResultSchema, value: async (media) => (media.stream ? undefined : media.run(() => {})) },
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/rewrite-urls',
+    tag,
+    summary: 'Replace old media URLs (size variants, http/https, www., query strings) in the imported entries and sections; without urlMap, by the map the media imports stored',
+    operation: rewriteUrls,
+    body: RewriteBody,
+    response: RewriteResultSchema,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/probe',
+    tag,
+    summary: 'Which platform a site is (every import source probes it at once) and the next step: connect, upload its export file, or upload a file',
+    operation: probeImport,
+    body: ProbeBody,
+    response: ProbeResponse,
   }),
 ];

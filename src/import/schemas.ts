@@ -123,3 +123,81 @@ export type ImportJobView = z.infer<typeof ImportJobSchema>;
 export const AnalysisResponse = AnalysisSchema;
 export const ImportJobResponse = z.object({ item: ImportJobSchema });
 export const ProgressLine = z.object({ jobId: z.string(), state: z.string(), progress: ProgressSchema, report: ReportSchema.optional(), lastError: z.string().nullable().optional() });
+
+/** An http(s) URL, as the attachment records and content have them. */
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => /^https?:$/.test(URL.parse(value)?.protocol ?? ''), 'Must be an http or https URL');
+
+export const MediaImportBody = z.strictObject({
+  attachments: z
+    .array(z.strictObject({ id: z.union([z.string().min(1).max(64), z.number().int()]).transform(String), url: HttpUrl }))
+    .min(1)
+    .max(100_000)
+    .describe('The attachments to download: the report\'s media.pending, or any list of source id and URL'),
+  stream: z.boolean().default(false).describe('Answer NDJSON: a line per file as it is handled, then the result'),
+});
+
+const MediaFileLine = z.object({
+  type: z.literal('file'),
+  current: z.number(),
+  total: z.number(),
+  id: z.string(),
+  url: z.string(),
+  filename: z.string(),
+  status: z.enum(['downloaded', 'reused', 'existing', 'failed', 'skipped']).describe('downloaded: a new media item; reused: the same bytes were in the library; existing: downloaded by an earlier run; failed: for manual handling; skipped: the quota stopped the import'),
+  mediaId: z.string().optional(),
+  error: z.string().optional(),
+});
+
+export const RewriteResultSchema = z
+  .object({
+    entries: z.number().describe('Imported entries with a URL replaced'),
+    sections: z.number().describe('Sections (from reusable blocks) with a URL replaced'),
+    urls: z.number().describe('URLs replaced in all'),
+  })
+  .meta({ id: 'ImportRewriteResult' });
+
+export const MediaResultSchema = z
+  .object({
+    type: z.literal('result'),
+    total: z.number(),
+    downloaded: z.number(),
+    reused: z.number(),
+    existing: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    failures: z.array(z.object({ id: z.string(), url: z.string(), error: z.string() })).describe('Downloads that failed after their retries: for manual handling'),
+    urlMap: z.record(z.string(), z.string()).describe('Old URL → the media item\'s URL'),
+    stopped: z
+      .object({ reason: z.literal('quota'), message: z.string(), usage: z.object({ usedBytes: z.number(), quotaBytes: z.number() }) })
+      .optional()
+      .describe('Set when the storage quota (MEDIA_STORAGE_QUOTA) stopped the import'),
+    rewritten: RewriteResultSchema.describe('The URL rewrite run after the downloads, with urlMap'),
+  })
+  .meta({ id: 'ImportMediaResult' });
+
+export const MediaLineSchema = z.union([MediaFileLine, MediaResultSchema]);
+
+export const RewriteBody = z.strictObject({
+  urlMap: z
+    .record(HttpUrl, HttpUrl)
+    .refine((map) => Object.keys(map).length <= 100_000, 'At most 100,000 URLs')
+    .optional()
+    .describe('Old URL → new URL; without it, every file the media imports downloaded (the map stored with them)'),
+});
+
+
+export const ProbeBody = z.strictObject({ url: HttpUrl.describe('The site\'s address') });
+
+export const ProbeResponse = z
+  .object({
+    url: z.string(),
+    platform: z.string().describe('wordpress, or unknown'),
+    sourceId: z.string().nullable().describe('The source that recognised the site'),
+    confidence: z.enum(['definite', 'likely', 'possible']).nullable(),
+    detected: z.record(z.string(), z.unknown()).describe('What the source found: title, hosting, counts of public posts, pages and media'),
+    suggestedAction: z.object({ action: z.enum(['connect-oauth', 'upload-export', 'upload-file']), message: z.string() }),
+  })
+  .meta({ id: 'ImportProbe' });

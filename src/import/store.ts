@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
+import { lockRows } from '../db/dialect.ts';
 import type { ImportAnalysesTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
+import type { AttachmentRef } from './sources/types.ts';
 
 /** The SQL of imports: stored analyses, the map of imported source items, the report's notes. */
 
@@ -115,4 +117,37 @@ export async function latestUnfinishedImport(db: Db, kind: string, filename: str
     if (analysis?.filename === filename) return { id: job.id, state: job.state };
   }
   return undefined;
+}
+
+/** The recorded attachments with these source ids, from any site (the caller matches them by URL too). */
+export async function attachmentsById(db: Db, sourceIds: readonly string[]): Promise<AttachmentRef[]> {
+  const found: AttachmentRef[] = [];
+  // In slices: a statement has a limit on its parameters.
+  for (let start = 0; start < sourceIds.length; start += 500) {
+    const rows = await db.kysely.selectFrom('import_items').select('data').where('kind', '=', 'attachment').where('source_id', 'in', sourceIds.slice(start, start + 500)).execute();
+    for (const row of rows) if (row.data !== null) found.push(JSON.parse(row.data) as AttachmentRef);
+  }
+  return found;
+}
+
+/** Every site's items of a kind, a page at a time in key order (after the given key). */
+export async function importedPage(db: Db, kind: string, after: { sourceKey: string; sourceId: string } | undefined, limit: number): Promise<ImportItemRow[]> {
+  let query = db.kysely.selectFrom('import_items').selectAll().where('kind', '=', kind);
+  if (after) query = query.where((eb) => eb.or([eb('source_key', '>', after.sourceKey), eb.and([eb('source_key', '=', after.sourceKey), eb('source_id', '>', after.sourceId)])]));
+  return query.orderBy('source_key').orderBy('source_id').limit(limit).execute();
+}
+
+/** The old URL → media id of every file a media import downloaded. */
+export async function downloadedMedia(db: Db): Promise<{ url: string; mediaId: string }[]> {
+  const rows = await db.kysely.selectFrom('import_items').select(['source_id', 'target_id']).where('source_key', '=', 'media').where('kind', '=', 'media').execute();
+  return rows.map((row) => ({ url: row.source_id, mediaId: row.target_id }));
+}
+
+/** Sections an import made, locked for the rewrite of their content. */
+export async function lockSections(db: Db, ids: readonly string[]): Promise<{ id: string; content: string }[]> {
+  return lockRows(db, db.kysely.selectFrom('sections').select(['id', 'content']).where('id', 'in', [...ids])).execute();
+}
+
+export async function setSectionContent(db: Db, id: string, content: string, now: string): Promise<void> {
+  await db.kysely.updateTable('sections').set({ content, updated_at: now }).where('id', '=', id).execute();
 }

@@ -21,6 +21,7 @@ export function toMediaItem(ctx: Pick<Context, 'storage' | 'baseUrl'>, row: Medi
     url: fileUrl(ctx, row.storage_key),
     alt: row.alt,
     caption: row.caption,
+    title: row.title,
     storageKey: row.storage_key,
     contentHash: row.content_hash,
     createdAt: row.created_at,

@@ -109,6 +109,7 @@ export const registerMedia = defineOperation({
       height: stored ? (stored.dimensions?.height ?? null) : (input.height ?? null),
       alt: input.alt ?? null,
       caption: input.caption ?? null,
+      title: null,
       content_hash: stored?.contentHash ?? null,
       created_by: ctx.actor?.userId ?? null,
       created_at: now,

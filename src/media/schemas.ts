@@ -75,6 +75,7 @@ export const MediaSchema = z
     url: z.string().describe('Absolute URL of the file'),
     alt: z.string().nullable(),
     caption: z.string().nullable(),
+    title: z.string().nullable().describe('The title of an imported attachment'),
     storageKey: z.string(),
     contentHash: z.string().nullable().describe('SHA-256 of the bytes, hex; null while a registered file has not arrived'),
     createdAt: z.string(),

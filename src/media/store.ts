@@ -118,3 +118,9 @@ export async function releaseUploadGrant(db: Db, id: string): Promise<void> {
 export async function deleteExpiredUploadGrants(db: Db, before: string): Promise<void> {
   await db.kysely.deleteFrom('media_upload_grants').where('expires_at', '<', before).execute();
 }
+
+/** The bytes the library holds (originals; derived images are caches that may be made again). */
+export async function totalMediaBytes(db: Db): Promise<number> {
+  const row = await db.kysely.selectFrom('media').select((eb) => eb.fn.sum<number | string | null>('size').as('total')).executeTakeFirstOrThrow();
+  return Number(row.total ?? 0);
+}

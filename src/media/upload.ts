@@ -7,13 +7,12 @@ import { newId } from '../core/ids.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import { parseInput } from '../core/validate.ts';
 import { inTransaction } from '../db/dialect.ts';
-import { insertUploaded } from './upload-event.ts';
+import { recordStoredFile } from './upload-event.ts';
 import type { BytesBody, MultipartBody } from '../http/body.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { mediaWrite } from './access.ts';
 import { completeArrivedFile, ingestFile, type StoredFile } from './ingest.ts';
 import { isAllowedType, typeNotAllowed } from './inspect.ts';
-import { toMediaItem } from './items.ts';
 import { newStorageKey } from './keys.ts';
 import type { MediaItem, UploadUrlBody } from './schemas.ts';
 import * as store from './store.ts';
@@ -53,40 +52,14 @@ export const uploadMedia = defineOperation({
         }
       }
       if (!file) throw validationError([{ path: 'file', message: 'Required: the file, as a multipart part named file' }]);
-      return await recordUpload(ctx, file, filename, parseInput(UploadFields, fields, 'fields'));
+      const { item, created } = await recordStoredFile(ctx, file, { filename, ...parseInput(UploadFields, fields, 'fields') });
+      return { item, created };
     } catch (error) {
       if (file) await ctx.storage.delete([file.key]);
       throw error;
     }
   },
 });
-
-async function recordUpload(ctx: AuthorizedContext, file: StoredFile, filename: string, fields: z.output<typeof UploadFields>): Promise<{ item: MediaItem; created: boolean }> {
-  const existing = await store.findMediaByHash(ctx.db, file.contentHash);
-  if (existing) {
-    await ctx.storage.delete([file.key]);
-    return { item: toMediaItem(ctx, existing), created: false };
-  }
-  const now = isoNow(ctx.clock);
-  const row: store.MediaRow = {
-    id: newId(),
-    storage_key: file.key,
-    filename,
-    mime_type: file.mimeType,
-    size: file.size,
-    width: file.dimensions?.width ?? null,
-    height: file.dimensions?.height ?? null,
-    alt: fields.alt ?? null,
-    caption: fields.caption ?? null,
-    content_hash: file.contentHash,
-    created_by: ctx.actor?.userId ?? null,
-    created_at: now,
-    updated_at: now,
-  };
-  // Keys Folio makes are random: a clash is a bug, not a client's mistake.
-  if (!(await insertUploaded(ctx, row))) throw new Error(`storage key ${file.key} is taken`);
-  return { item: toMediaItem(ctx, row), created: true };
-}
 
 /**
  * `POST /media/upload-url`: where the client sends a file's bytes itself. S3 answers with a presigned

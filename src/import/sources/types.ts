@@ -24,6 +24,13 @@ export interface SourceContext {
   signal?: AbortSignal;
 }
 
+/** What a probe may use: the deployment's outgoing rule, and when the probe must have answered. */
+export interface ProbeContext {
+  allowPrivate: boolean;
+  /** Epoch milliseconds: every probe of one request shares it. */
+  deadline: number;
+}
+
 /** A custom field as the analysis found it: the type its values agree on, or `json` when they do not. */
 export interface MetaFieldShape {
   key: string;
@@ -61,6 +68,10 @@ export interface AttachmentRef {
   sourceId: string;
   url: string;
   parentId?: string;
+  /** What the media import puts on the media item (issue 16). */
+  title?: string;
+  alt?: string;
+  caption?: string;
 }
 
 /** An author of the source: a byline is made or reused from it (keyed by `sourceId`). */
@@ -145,7 +156,7 @@ export type ImportRecord =
 export interface ImportSource {
   id: string;
   name: string;
-  probe?(url: string): Promise<ProbeResult | null>;
+  probe?(url: string, context: ProbeContext): Promise<ProbeResult | null>;
   analyze(input: SourceInput, context: SourceContext): Promise<SourceAnalysis>;
   /** The records of the input one at a time: authors and terms first, then items in source order. */
   fetchContent(input: SourceInput, options: SourceContext): AsyncIterable<ImportRecord>;

@@ -197,7 +197,18 @@ type Convert = typeof convertPostContentType;
 function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Convert): Generator<ImportRecord> {
   const meta = metaMap(item);
   if (item.postType === 'attachment') {
-    yield { kind: 'attachment', attachment: { sourceId: item.id, url: item.attachmentUrl || item.guid, ...(item.parent !== '' && item.parent !== '0' ? { parentId: item.parent } : {}) } };
+    const alt = meta.get('_wp_attachment_image_alt');
+    yield {
+      kind: 'attachment',
+      attachment: {
+        sourceId: item.id,
+        url: item.attachmentUrl || item.guid,
+        ...(item.parent !== '' && item.parent !== '0' ? { parentId: item.parent } : {}),
+        ...(item.title ? { title: item.title } : {}),
+        ...(alt ? { alt } : {}),
+        ...(item.excerpt ? { caption: item.excerpt } : {}),
+      },
+    };
   } else if (item.postType === 'nav_menu_item') {
     const menuItem = menuItemOf(item, meta, siteUrl);
     if (menuItem) yield { kind: 'menuItem', menuItem };

@@ -1,0 +1,115 @@
+import { AppError } from '../../core/errors.ts';
+import type { AuthorizedContext } from '../../core/operation.ts';
+import { columnData, toColumns } from '../../content/entries.ts';
+import * as contentStore from '../../content/store.ts';
+import { writeEntry } from '../../content/write.ts';
+import { inTransaction } from '../../db/dialect.ts';
+import { toMediaItem } from '../../media/items.ts';
+import { findMediaByIds } from '../../media/store.ts';
+import { lockCollection } from '../../schema/operations.ts';
+import type { LoadedCollection } from '../../schema/store.ts';
+import * as store from '../store.ts';
+import { UrlRewriter } from './url-map.ts';
+
+/** What a rewrite changed. */
+export interface RewriteResult {
+  /** Entries and sections with at least one URL replaced. */
+  entries: number;
+  sections: number;
+  /** URLs replaced in all. */
+  urls: number;
+}
+
+const pageSize = 100;
+
+/**
+ * The old media URLs in what imports made (entries of every imported site, and sections from
+ * reusable blocks; nothing else of the site) replaced by the new ones: every string of every field
+ * (Portable Text blocks and their mark definitions, image and file values, custom fields), the draft
+ * and the live copy. A page of entries per transaction, through the one write path, so search,
+ * hooks and webhooks see the change.
+ */
+export async function rewriteImportedUrls(ctx: AuthorizedContext, urlMap: Record<string, string>, signal?: AbortSignal): Promise<RewriteResult> {
+  const rewriter = new UrlRewriter(urlMap);
+  const result: RewriteResult = { entries: 0, sections: 0, urls: 0 };
+  if (rewriter.size === 0) return result;
+  for (let after: store.ImportItemRow | undefined; ; ) {
+    signal?.throwIfAborted();
+    const rows = await store.importedPage(ctx.db, 'post', after && { sourceKey: after.source_key, sourceId: after.source_id }, pageSize);
+    if (rows.length === 0) break;
+    after = rows.at(-1);
+    result.entries += await rewriteEntries(ctx, rows, rewriter);
+  }
+  for (let after: store.ImportItemRow | undefined; ; ) {
+    const rows = await store.importedPage(ctx.db, 'section', after && { sourceKey: after.source_key, sourceId: after.source_id }, pageSize);
+    if (rows.length === 0) break;
+    after = rows.at(-1);
+    result.sections += await rewriteSections(ctx, rows.map((row) => row.target_id), rewriter);
+  }
+  result.urls = rewriter.replaced;
+  return result;
+}
+
+async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[], rewriter: UrlRewriter): Promise<number> {
+  return inTransaction(ctx.db, async (tx) => {
+    const collections = new Map<string, LoadedCollection | null>();
+    let changed = 0;
+    for (const row of rows) {
+      if (row.collection === null) continue;
+      if (!collections.has(row.collection)) collections.set(row.collection, await lockCollection(tx, row.collection, 'share').catch(unlessGone));
+      const collection = collections.get(row.collection);
+      // A collection removed since the import: nothing of it to rewrite.
+      if (!collection) continue;
+      const entry = await contentStore.findEntryById(tx, collection.tableName, row.target_id, { lock: true });
+      if (!entry) continue;
+      const values = columnData(collection.fields, entry);
+      const rewritten = rewriter.rewrite(values);
+      const changes: Record<string, unknown> = rewritten === values ? {} : toColumns(collection.fields, diff(values, rewritten));
+      if (entry._live !== null) {
+        const live = rewriter.rewrite(JSON.parse(entry._live) as unknown);
+        if (JSON.stringify(live) !== entry._live) changes._live = JSON.stringify(live);
+      }
+      if (Object.keys(changes).length === 0) continue;
+      await writeEntry(ctx, tx, collection, { kind: 'updated', row: entry, changes });
+      changed++;
+    }
+    return changed;
+  });
+}
+
+function unlessGone(error: unknown): null {
+  if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+  throw error;
+}
+
+/** The fields whose values the rewrite replaced. */
+function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(after).filter(([key, value]) => value !== before[key]));
+}
+
+async function rewriteSections(ctx: AuthorizedContext, ids: string[], rewriter: UrlRewriter): Promise<number> {
+  return inTransaction(ctx.db, async (tx) => {
+    const sections = await store.lockSections(tx, ids);
+    let changed = 0;
+    for (const section of sections) {
+      const content = JSON.parse(section.content) as unknown;
+      const rewritten = rewriter.rewrite(content);
+      if (rewritten === content) continue;
+      await store.setSectionContent(tx, section.id, JSON.stringify(rewritten), ctx.clock.now().toISOString());
+      changed++;
+    }
+    return changed;
+  });
+}
+
+/** The map of every file the media imports downloaded: old URL → the media item's URL now. */
+export async function storedUrlMap(ctx: AuthorizedContext): Promise<Record<string, string>> {
+  const downloaded = await store.downloadedMedia(ctx.db);
+  const items = new Map((await findMediaByIds(ctx.db, [...new Set(downloaded.map((row) => row.mediaId))])).map((row) => [row.id, row]));
+  const map: Record<string, string> = {};
+  for (const { url, mediaId } of downloaded) {
+    const item = items.get(mediaId);
+    if (item) map[url] = toMediaItem(ctx, item).url;
+  }
+  return map;
+}
