@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { openStorage } from './media/storage/open.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import type { MediaStorage } from './media/storage/types.ts';
+import { startHousekeeping } from './system/housekeeping.ts';
 import { hasAnyUser } from './users/store.ts';
 import { loadPlugins } from './plugins/loader.ts';
 
@@ -74,6 +75,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();
   const pluginWork = plugins.startBackground(background);
+  const housekeeping = startHousekeeping(background);
 
   let closing: Promise<void> | undefined;
   return {
@@ -87,6 +89,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         });
         await jobs.stop();
         await pluginWork.stop();
+        await housekeeping.stop();
         await mailer.idle();
         mailer.close();
         await db.close();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiRoutes, createApp } from '../src/app.ts';
 import { spendByClient } from '../src/auth/rate-limit.ts';
+import { sweepExpired } from '../src/system/housekeeping.ts';
 import { access, defineOperation } from '../src/core/operation.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { defineRoute } from '../src/http/route.ts';
@@ -55,6 +56,17 @@ describe('rate limits', () => {
     expectSuccess(await t.request('POST', `${api}/test/limited`, { body: { account: 'grace@example.com' } }));
     t.clock.advance(15_000);
     expectSuccess(await t.request('POST', `${api}/test/limited`, { body: { account: 'ada@example.com' } }));
+  });
+
+  it('are cleared by the housekeeping sweep a day after their window started, not by requests', async () => {
+    const account = { account: 'swept@example.com' };
+    expectSuccess(await t.request('POST', `${api}/test/limited`, { body: account }));
+    const counters = () => t.db.kysely.selectFrom('rate_limits').select('key').where('key', '=', 'test:account:swept@example.com').execute();
+    await sweepExpired(t.db, t.clock);
+    expect(await counters()).toHaveLength(1);
+    t.clock.advance(86_400_001);
+    await sweepExpired(t.db, t.clock);
+    expect(await counters()).toEqual([]);
   });
 
   it('hold across processes: the count is in the database', async () => {

@@ -1,3 +1,4 @@
+import type { Db } from '../db/connection.ts';
 import { sql } from 'kysely';
 import type { Context } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
@@ -55,8 +56,6 @@ export async function spend(ctx: Pick<Context, 'db' | 'clock'>, limit: RateLimit
     )
     .returning(['count', 'window_started_at'])
     .executeTakeFirstOrThrow();
-  // Housekeeping, now and then rather than by a job: one in a hundred requests clears old counters.
-  if (Math.random() < 0.01) await ctx.db.kysely.deleteFrom('rate_limits').where('window_started_at', '<', new Date(now.getTime() - staleAfterMs).toISOString()).execute();
   if (Number(row.count) <= limit.limit) return;
   const retryAfter = Math.max(1, Math.ceil((Date.parse(row.window_started_at) + limit.windowMs - now.getTime()) / 1000));
   throw new AppError('RATE_LIMITED', `Too many requests: try again in ${retryAfter} seconds`, { retryAfter });
@@ -69,4 +68,9 @@ export async function spend(ctx: Pick<Context, 'db' | 'clock'>, limit: RateLimit
 export async function spendByClient(ctx: Pick<Context, 'db' | 'clock' | 'clientAddress'>, limit: RateLimit, account: string | undefined): Promise<void> {
   const subject = ctx.clientAddress !== undefined ? `address:${ctx.clientAddress}` : account !== undefined ? `account:${account}` : 'unknown';
   await spend(ctx, limit, subject);
+}
+
+/** Drops counters whose window ended long ago (system/housekeeping.ts sweeps with it). */
+export async function pruneRateLimits(db: Db, now: Date): Promise<void> {
+  await db.kysely.deleteFrom('rate_limits').where('window_started_at', '<', new Date(now.getTime() - staleAfterMs).toISOString()).execute();
 }

@@ -29,8 +29,6 @@ export const exchangeToken = defineOperation({
   access: access.public,
   async run(ctx, input: TokenInput): Promise<TokenPair> {
     await spendByClient(ctx, oauthLimits.token, input.client_id);
-    // Housekeeping, now and then rather than by a job (as the rate-limit counters do).
-    if (Math.random() < 0.01) await store.deleteExpired(ctx.db, new Date(ctx.clock.now().getTime() - 86_400_000).toISOString());
     switch (input.grant_type) {
       case 'authorization_code':
         return redeemCode(ctx, input);
