@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEntry as createEntryOperation } from '../src/content/operations.ts';
+import { runOperation } from '../src/core/operation.ts';
 import { openDatabase, type Db } from '../src/db/connection.ts';
+import { createCollection, createEntry } from './support/content.ts';
 import { createTestApp, expectError, type TestApp } from './support/harness.ts';
 
 // Hot reads (a token's owner, the settings) may be served from memory. Whatever another process
@@ -75,5 +78,23 @@ describe('reads served from memory stay exact', () => {
     await useTwice('/_cms/api/admin/users', [token], 200);
     await otherProcess.kysely.updateTable('users').set({ role: 40 }).where('id', '=', user.id).execute();
     expectError(await t.request('GET', '/_cms/api/admin/users', { token }), 403, 'FORBIDDEN');
+  });
+
+  it('answers a repeated search from memory until the index changes, here or in another process', async () => {
+    await createCollection(t, 'notes', [{ slug: 'title', type: 'string', searchable: true }], { supports: ['search'] });
+    await createEntry(t, 'notes', { data: { title: 'Quince jelly' }, status: 'published' });
+    const titles = async () => {
+      const response = await t.request('GET', '/_cms/api/search?q=quince', { token: t.adminToken });
+      expect(response.status).toBe(200);
+      return (response.body.results as { title: string }[]).map((result) => result.title).sort();
+    };
+    expect(await titles()).toEqual(['Quince jelly']);
+    const statements = await t.statementsDuring(async () => expect(await titles()).toEqual(['Quince jelly']));
+    // PostgreSQL has no change stamp: it searches on every request.
+    expect(statements.some((statement) => statement.includes('search_documents'))).toBe(t.db.dialect !== 'sqlite');
+    await runOperation(createEntryOperation, { ...t.systemContext(), db: otherProcess }, () => ({ collection: 'notes', data: { title: 'Quince tart' }, status: 'published' as const }));
+    expect(await titles()).toEqual(['Quince jelly', 'Quince tart']);
+    await createEntry(t, 'notes', { data: { title: 'Quince paste' }, status: 'published' });
+    expect(await titles()).toEqual(['Quince jelly', 'Quince paste', 'Quince tart']);
   });
 });

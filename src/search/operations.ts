@@ -7,6 +7,7 @@ import { access, defineOperation } from '../core/operation.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
+import { ReadCache } from '../db/read-cache.ts';
 import { searchEngine } from '../db/search-engine.ts';
 import type { SearchHit, SearchQuery } from '../db/search-types.ts';
 import { lockCollection } from '../schema/operations.ts';
@@ -52,31 +53,38 @@ function decodeSearchCursor(cursor: string): { score: number; entryId: string } 
   return { score, entryId };
 }
 
+type SearchAnswer = { results: SearchResult[]; nextCursor?: string };
+
+/**
+ * Answers as of the index's last change (read-cache.ts: SQLite's change stamp; PostgreSQL reads each
+ * time). A site's visitors ask its popular queries again and again between writes, and an answer
+ * costs a millisecond of the process's one thread, most of it ranking and snippets. Every index
+ * write goes through `search_documents`; a collection deleted, a field's searchability or the site's
+ * locales change what the same query means.
+ */
+const answers = new ReadCache<SearchAnswer>(500, ['search_documents', 'collections', 'fields', 'settings']);
+
 export const searchContent = defineOperation({
   name: 'search.query',
   access: searchRead,
-  async run(ctx, input: z.output<typeof SearchQueryParams>): Promise<{ results: SearchResult[]; nextCursor?: string }> {
+  async run(ctx, input: z.output<typeof SearchQueryParams>): Promise<SearchAnswer> {
     const collections = input.collections === undefined ? undefined : await searchableCollections(ctx.db, input.collections);
     const after = input.cursor === undefined ? undefined : decodeSearchCursor(input.cursor);
-    const query = parseSearchQuery(input.q);
-    // Only exclusions, or nothing but punctuation: nothing to look for.
-    if (query.groups.length === 0) return { results: [] };
-    const editor = viewOf(ctx) === 'editor';
-    const { locales } = await readSettings(ctx.db);
-    const hits = await searchEngine(ctx.db).search(ctx.db, {
-      query,
-      view: editor && input.status === 'draft' ? 'working' : 'live',
-      collectionIds: collections?.map((collection) => collection.id),
-      locale: input.locale,
-      siteLocales: locales,
-      after,
-      limit: input.limit + 1,
-    });
-    const page = hits.slice(0, input.limit);
-    const snippets = await snippetsOf(ctx.db, query, page);
-    const results = page.map((hit, index) => ({ collection: hit.collection, id: hit.entryId, slug: hit.slug, title: hit.title, snippet: snippetHtml(snippets[index]!), score: hit.score }));
-    const last = page.at(-1);
-    return hits.length > input.limit && last ? { results, nextCursor: encodeCursor([last.score, last.entryId]) } : { results };
+    const view = viewOf(ctx) === 'editor' && input.status === 'draft' ? 'working' : 'live';
+    const collectionIds = collections?.map((collection) => collection.id);
+    const key = JSON.stringify([input.q, view, collectionIds, input.locale, input.cursor, input.limit]);
+    return (await answers.get(ctx.db, key, async () => {
+      const query = parseSearchQuery(input.q);
+      // Only exclusions, or nothing but punctuation: nothing to look for.
+      if (query.groups.length === 0) return { results: [] };
+      const { locales } = await readSettings(ctx.db);
+      const hits = await searchEngine(ctx.db).search(ctx.db, { query, view, collectionIds, locale: input.locale, siteLocales: locales, after, limit: input.limit + 1 });
+      const page = hits.slice(0, input.limit);
+      const snippets = await snippetsOf(ctx.db, query, page);
+      const results = page.map((hit, index) => ({ collection: hit.collection, id: hit.entryId, slug: hit.slug, title: hit.title, snippet: snippetHtml(snippets[index]!), score: hit.score }));
+      const last = page.at(-1);
+      return hits.length > input.limit && last ? { results, nextCursor: encodeCursor([last.score, last.entryId]) } : { results };
+    }))!;
   },
 });
 
