@@ -150,33 +150,41 @@ export async function claimDeliveries(db: Db, request: { owner: string; now: str
   });
 }
 
-/** Logs the attempt and settles the delivery (succeeded, failed, or pending until `retryAt`), if the claim still holds. */
-export async function settleAttempt(
-  db: Db,
-  claim: Claim,
-  attempt: AttemptRow,
-  outcome: { state: 'succeeded' | 'failed' | 'pending'; retryAt?: string; status: number | null; error: string | null; now: string },
-): Promise<boolean> {
+export interface Settlement {
+  claim: Claim;
+  attempt: AttemptRow;
+  outcome: { state: 'succeeded' | 'failed' | 'pending'; retryAt?: string; status: number | null; error: string | null; now: string };
+}
+
+/**
+ * Logs attempts and settles their deliveries (succeeded, failed, or pending until `retryAt`), each
+ * where its claim still holds, in one transaction; answers which were settled.
+ */
+export async function settleAttempts(db: Db, settlements: readonly Settlement[]): Promise<boolean[]> {
   return inTransaction(db, async (tx) => {
-    const result = await tx.kysely
-      .updateTable('webhook_deliveries')
-      .set({
-        state: outcome.state,
-        next_attempt_at: outcome.retryAt ?? outcome.now,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status: outcome.status,
-        last_error: outcome.error,
-        updated_at: outcome.now,
-      })
-      .where('id', '=', claim.deliveryId)
-      .where('state', '=', sending)
-      .where('lease_owner', '=', claim.owner)
-      .where('attempts', '=', claim.attempt)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return false;
-    await tx.kysely.insertInto('webhook_attempts').values(attempt).execute();
-    return true;
+    const settled: boolean[] = [];
+    for (const { claim, outcome } of settlements) {
+      const result = await tx.kysely
+        .updateTable('webhook_deliveries')
+        .set({
+          state: outcome.state,
+          next_attempt_at: outcome.retryAt ?? outcome.now,
+          lease_owner: null,
+          lease_expires_at: null,
+          last_status: outcome.status,
+          last_error: outcome.error,
+          updated_at: outcome.now,
+        })
+        .where('id', '=', claim.deliveryId)
+        .where('state', '=', sending)
+        .where('lease_owner', '=', claim.owner)
+        .where('attempts', '=', claim.attempt)
+        .executeTakeFirst();
+      settled.push(result.numUpdatedRows > 0n);
+    }
+    const attempts = settlements.filter((_, index) => settled[index]).map((settlement) => settlement.attempt);
+    if (attempts.length > 0) await tx.kysely.insertInto('webhook_attempts').values(attempts).execute();
+    return settled;
   });
 }
 

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import { batched } from '../../core/batched.ts';
 import { newId } from '../../core/ids.ts';
 import type { BackgroundContext } from '../types.ts';
 import { sendWebhook } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
-import { claimDeliveries, settleAttempt, type ClaimedDelivery } from './store.ts';
+import { claimDeliveries, settleAttempts, type ClaimedDelivery, type Settlement } from './store.ts';
 
 /** Retries stop once the next would start more than this after the event (or a manual redelivery). */
 export const retryWindowMs = 24 * 3_600_000;
@@ -37,6 +38,9 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
   const owner = `${process.pid}-${newId()}`;
   let pass: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // Attempts that end while others are being recorded are recorded together: one transaction for a
+  // burst of answers rather than one each.
+  const settle = batched((settlements: Settlement[]) => settleAttempts(ctx.db, settlements));
 
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
     const { delivery, subscription } = claimed;
@@ -48,12 +52,11 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     const now = clock.now();
     const retryAt = new Date(now.getTime() + retryDelayMs(claimed.attempt));
     const state = result.error === undefined ? 'succeeded' : retryAt.getTime() - Date.parse(delivery.window_started_at) > retryWindowMs ? 'failed' : 'pending';
-    const settled = await settleAttempt(
-      ctx.db,
-      claimed,
-      { id: newId(), delivery_id: delivery.id, attempt: claimed.attempt, started_at: startedAt.toISOString(), duration_ms: durationMs, status_code: result.status ?? null, error: result.error ?? null },
-      { state, retryAt: state === 'pending' ? retryAt.toISOString() : undefined, status: result.status ?? null, error: result.error ?? null, now: now.toISOString() },
-    );
+    const settled = await settle({
+      claim: claimed,
+      attempt: { id: newId(), delivery_id: delivery.id, attempt: claimed.attempt, started_at: startedAt.toISOString(), duration_ms: durationMs, status_code: result.status ?? null, error: result.error ?? null },
+      outcome: { state, retryAt: state === 'pending' ? retryAt.toISOString() : undefined, status: result.status ?? null, error: result.error ?? null, now: now.toISOString() },
+    });
     const fields = { deliveryId: delivery.id, subscriptionId: subscription.id, attempt: claimed.attempt, status: result.status, durationMs };
     if (!settled) log.warn(fields, 'webhook attempt finished after its claim ran out; another process may send it again');
     else if (state === 'failed') log.error({ ...fields, error: result.error }, 'webhook delivery failed for good');
