@@ -91,8 +91,9 @@ export async function importAttachments(
   };
 
   const handle = async (job: Job) => {
-    const earlier = previousItems.get(previous.get(job.url)?.target_id ?? '');
-    if (earlier) return finish(job, 'existing', { mediaId: earlier.id, mediaUrl: toMediaItem(ctx, earlier).url });
+    const checkpoint = previous.get(job.url);
+    const earlier = previousItems.get(checkpoint?.target_id ?? '');
+    if (earlier) return finish(job, earlierStatus(checkpoint!, options.jobId), { mediaId: earlier.id, mediaUrl: toMediaItem(ctx, earlier).url });
     if (result.stopped) return finish(job, 'skipped', { error: result.stopped.message });
     let file;
     try {
@@ -112,8 +113,9 @@ export async function importAttachments(
     }
     const { item, row, created } = await recordStoredFile(ctx, file, { filename: filenameOf(job.url), ...job.meta });
     if (created) used += row.size;
-    await store.insertAliases(ctx.db, [{ source_key: mediaSourceKey, kind: mediaKind, source_id: job.url, target_id: row.id, collection: null, data: null, job_id: options.jobId ?? '', created_at: ctx.clock.now().toISOString() }]);
-    return finish(job, created ? 'downloaded' : 'reused', { mediaId: row.id, mediaUrl: item.url });
+    const status = created ? 'downloaded' : 'reused';
+    await store.insertAliases(ctx.db, [{ source_key: mediaSourceKey, kind: mediaKind, source_id: job.url, target_id: row.id, collection: null, data: JSON.stringify({ status }), job_id: options.jobId ?? '', created_at: ctx.clock.now().toISOString() }]);
+    return finish(job, status, { mediaId: row.id, mediaUrl: item.url });
   };
 
   // A few workers take the next file as each finishes: at most `concurrency` downloads at once.
@@ -127,6 +129,16 @@ export async function importAttachments(
   await Promise.all(Array.from({ length: Math.min(ctx.config.import.media.concurrency, jobs.length) }, worker));
   result.rewritten = await rewriteImportedUrls(ctx, result.urlMap, signal);
   return result;
+}
+
+/**
+ * What a file downloaded before counts as: `existing` when another run fetched it; when an earlier
+ * attempt of the same import job did (it was cut off and resumed), what it was then, so the job's
+ * report is the same however often it was resumed.
+ */
+function earlierStatus(checkpoint: store.ImportItemRow, jobId: string | undefined): FileStatus {
+  if (jobId === undefined || checkpoint.job_id !== jobId || checkpoint.data === null) return 'existing';
+  return (JSON.parse(checkpoint.data) as { status: FileStatus }).status;
 }
 
 /** One download per distinct URL, with the title, alt text and caption its attachment record has. */
