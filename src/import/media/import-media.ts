@@ -76,6 +76,7 @@ export async function importAttachments(
   const previous = await store.importedIds(ctx.db, mediaSourceKey, mediaKind, jobs.map((job) => job.url));
   const previousItems = new Map((await findMediaByIds(ctx.db, [...previous.values()].map((row) => row.target_id))).map((row) => [row.id, row]));
   let current = 0;
+  const recorded = new Map<string, Promise<unknown>>();
 
   const finish = async (job: Job, status: FileStatus, extra: { mediaId?: string; mediaUrl?: string; error?: string }) => {
     for (const id of job.ids) {
@@ -111,7 +112,10 @@ export async function importAttachments(
       };
       return finish(job, 'skipped', { error: result.stopped.message });
     }
-    const { item, row, created } = await recordStoredFile(ctx, file, { filename: filenameOf(job.url), ...job.meta });
+    // The same bytes at two URLs, downloaded at once: recorded one after the other, so the second finds the first's item.
+    const recording = (recorded.get(file.contentHash) ?? Promise.resolve()).then(() => recordStoredFile(ctx, file, { filename: filenameOf(job.url), ...job.meta }));
+    recorded.set(file.contentHash, recording.catch(() => undefined));
+    const { item, row, created } = await recording;
     if (created) used += row.size;
     const status = created ? 'downloaded' : 'reused';
     await store.insertAliases(ctx.db, [{ source_key: mediaSourceKey, kind: mediaKind, source_id: job.url, target_id: row.id, collection: null, data: JSON.stringify({ status }), job_id: options.jobId ?? '', created_at: ctx.clock.now().toISOString() }]);
