@@ -53,9 +53,9 @@ describe('WordPress import with includeMedia: the job downloads the media', () =
     site.serve('/uploads/red.png', red);
     site.serve('/uploads/red-copy.png', red);
     site.serve('/uploads/green.png', await tinyPng('#0f0', 10, 10));
-    // A 503 first: tried again after the retry delay, which keeps the media phase long enough to be seen following the job.
     site.serve('/uploads/photo.jpg', await testImage(64, 48), 'image/jpeg', 1);
-    t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MEDIA_TIMEOUT_MS: '300', IMPORT_MEDIA_RETRIES: '1', IMPORT_MEDIA_RETRY_DELAY_MS: '1000' });
+    // The file that never comes keeps the media phase going for two time limits and a pause: long enough to be seen following the job.
+    t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MEDIA_TIMEOUT_MS: '1000', IMPORT_MEDIA_RETRIES: '1', IMPORT_MEDIA_RETRY_DELAY_MS: '200' });
   });
   afterAll(async () => {
     await t.close();
@@ -77,7 +77,7 @@ describe('WordPress import with includeMedia: the job downloads the media', () =
 
     const { downloads, pending } = last.report.media;
     expect(downloads).toMatchObject({ total: 7, downloaded: 2, reused: 2, existing: 0, failed: 3, skipped: 0, rewritten: { entries: 1, sections: 0 } });
-    expect(Object.fromEntries(downloads.failures.map((failure: Json) => [failure.id, failure.error]))).toEqual({ '15': expect.stringMatching(/404/), '16': expect.stringMatching(/HTML page/), '17': expect.stringMatching(/300 ms/) });
+    expect(Object.fromEntries(downloads.failures.map((failure: Json) => [failure.id, failure.error]))).toEqual({ '15': expect.stringMatching(/404/), '16': expect.stringMatching(/HTML page/), '17': expect.stringMatching(/1000 ms/) });
     // What failed is left to download by hand, or with POST /import/legacy/media.
     expect(pending).toEqual(expect.arrayContaining([15, 16, 17].map((id) => ({ id: String(id), url: `${site.origin}${attachments.find((attachment) => attachment.id === id)!.path}` }))));
     expect(pending).toHaveLength(3);
@@ -150,5 +150,37 @@ describe('WordPress import with includeMedia: a job stopped in its media phase',
     expect(await t.db.kysely.selectFrom('media').select('id').execute()).toHaveLength(3);
     const entry = expectSuccess(await t.request('GET', `${api}/content/posts/gallery`, { token: t.adminToken })).item;
     expect(JSON.stringify(entry.data)).not.toContain(site.origin);
+  });
+});
+
+describe('WordPress import with includeMedia: the storage quota', () => {
+  let site: MediaFixtureServer;
+  const attachments = [41, 42, 43].map((id) => ({ id, path: `/uploads/${id}.jpg` }));
+  const pictures: Buffer[] = [];
+
+  beforeAll(async () => {
+    site = await startMediaFixtures();
+    for (const [index, { path }] of attachments.entries()) {
+      pictures.push(await testImage(40 + index, 40));
+      site.serve(path, pictures[index]!, 'image/jpeg');
+    }
+  });
+  afterAll(() => site.close());
+
+  it('stops the downloads, not the import: the report shows the usage and what is left', async () => {
+    // Room for the first picture and not for a second.
+    const quota = Math.floor(pictures[0]!.length * 1.5);
+    const t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MEDIA_CONCURRENCY: '1', MEDIA_STORAGE_QUOTA: String(quota) });
+    try {
+      const job = await startImport(t, exportWith(site.origin, attachments));
+      await testJobRunner(t).runDue();
+      const done = expectSuccess(await t.request('GET', `${api}/import/jobs/${job.id}`, { token: t.adminToken })).item;
+      expect(done.state).toBe('succeeded');
+      expect(done.report.counts).toEqual({ posts: 1 });
+      expect(done.report.media.downloads).toMatchObject({ downloaded: 1, skipped: 2, stopped: { reason: 'quota', usage: { usedBytes: pictures[0]!.length, quotaBytes: quota } } });
+      expect(done.report.media.pending).toEqual([42, 43].map((id) => ({ id: String(id), url: `${site.origin}/uploads/${id}.jpg` })));
+    } finally {
+      await t.close();
+    }
   });
 });
