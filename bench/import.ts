@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -23,30 +24,9 @@ export interface ImportFigures {
 export async function measureImport(workDir: string, posts: number, contentBytes: number): Promise<ImportFigures> {
   const file = path.join(workDir, `export-${posts}.xml`);
   await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${posts}.example.com` }), fs.createWriteStream(file));
-  const databaseUrl = `file:${path.join(workDir, `import-${posts}.db`)}`;
-  const { token } = await withBenchContext(databaseUrl, (ctx) => benchAdmin(ctx, `import-bench-${posts}@example.com`));
-  const port = await freePort();
-  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, `media-${posts}`), SCHEDULER_INTERVAL_MS: '100' });
-  const base = `http://127.0.0.1:${port}/_cms/api`;
-  const headers = { authorization: `Bearer ${token}` };
+  const { server, base, headers } = await startImportServer(workDir, `import-${posts}`);
   try {
-    await waitForHttp(`${base}/health`);
-    const form = new FormData();
-    form.append('file', await fs.openAsBlob(file, { type: 'application/xml' }), 'export.xml');
-    let started = performance.now();
-    const analysis = await json(await fetch(`${base}/import/legacy/analyze`, { method: 'POST', headers, body: form }));
-    const analyzeMs = performance.now() - started;
-    const postTypes = (analysis.postTypes as { name: string; collection: string }[]).map((type) => ({ name: type.name, collection: type.collection, enabled: true }));
-    await json(await fetch(`${base}/import/legacy/prepare`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, postTypes }) }));
-    started = performance.now();
-    const job = (await json(await fetch(`${base}/import/legacy/execute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, options: {} }) }))).item;
-    let state = job.state as string;
-    while (state !== 'succeeded' && state !== 'failed') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      state = (await json(await fetch(`${base}/import/jobs/${job.id}`, { headers }))).item.state;
-    }
-    const importMs = performance.now() - started;
-    if (state !== 'succeeded') throw new Error(`the import failed: ${JSON.stringify(await json(await fetch(`${base}/import/jobs/${job.id}`, { headers })))}`);
+    const { analyzeMs, importMs } = await importFile(base, headers, file);
     return { posts, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM') };
   } finally {
     server.kill('SIGTERM');
@@ -54,7 +34,44 @@ export async function measureImport(workDir: string, posts: number, contentBytes
   }
 }
 
-async function json(response: Response): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench reads what it asked for
+/** A fresh server on its own SQLite database (`name`) and media directory, with an admin's token for it. */
+export async function startImportServer(workDir: string, name: string, env: Record<string, string> = {}): Promise<{ server: ChildProcess; base: string; headers: Record<string, string> }> {
+  const databaseUrl = `file:${path.join(workDir, `${name}.db`)}`;
+  const { token } = await withBenchContext(databaseUrl, (ctx) => benchAdmin(ctx, `${name}-bench@example.com`));
+  const port = await freePort();
+  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, `media-${name}`), SCHEDULER_INTERVAL_MS: '100', ...env });
+  const base = `http://127.0.0.1:${port}/_cms/api`;
+  try {
+    await waitForHttp(`${base}/health`);
+  } catch (error) {
+    server.kill('SIGTERM');
+    throw error;
+  }
+  return { server, base, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Analyses, prepares (every post type to its suggested collection) and imports `file` through the API, waiting for the job. */
+export async function importFile(base: string, headers: Record<string, string>, file: string, options: Record<string, boolean> = {}): Promise<{ analyzeMs: number; importMs: number }> {
+  const form = new FormData();
+  form.append('file', await fs.openAsBlob(file, { type: 'application/xml' }), 'export.xml');
+  let started = performance.now();
+  const analysis = await json(await fetch(`${base}/import/legacy/analyze`, { method: 'POST', headers, body: form }));
+  const analyzeMs = performance.now() - started;
+  const postTypes = (analysis.postTypes as { name: string; collection: string }[]).map((type) => ({ name: type.name, collection: type.collection, enabled: true }));
+  await json(await fetch(`${base}/import/legacy/prepare`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, postTypes }) }));
+  started = performance.now();
+  const job = (await json(await fetch(`${base}/import/legacy/execute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, options }) }))).item;
+  let state = job.state as string;
+  while (state !== 'succeeded' && state !== 'failed') {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    state = (await json(await fetch(`${base}/import/jobs/${job.id}`, { headers }))).item.state;
+  }
+  const importMs = performance.now() - started;
+  if (state !== 'succeeded') throw new Error(`the import failed: ${JSON.stringify(await json(await fetch(`${base}/import/jobs/${job.id}`, { headers })))}`);
+  return { analyzeMs, importMs };
+}
+
+export async function json(response: Response): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- bench reads what it asked for
   const body = (await response.json()) as { success: boolean; data: Record<string, unknown> };
   if (!response.ok || !body.success) throw new Error(`${response.status} ${JSON.stringify(body)}`);
   return body.data;

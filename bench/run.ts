@@ -14,6 +14,7 @@ import { createCollection, createField } from '../src/schema/operations.ts';
 import { measureBodyBurst } from './body-burst.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
 import { measureImport, printImport } from './import.ts';
+import { measureImportMedia, printImportMedia } from './import-media.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
@@ -44,8 +45,10 @@ interface Scenario {
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 /**
  * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone, `import`
- * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000); any
- * other value, the request-path scenarios whose names contain it (no schema change, burst or media).
+ * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000),
+ * `import-media` its media download and URL rewrite alone (BENCH_IMPORT_IMAGES images, default 500;
+ * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
+ * the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
 const mediaOnly = only === 'media';
@@ -107,11 +110,20 @@ async function benchImport(workDir: string): Promise<void> {
   saveResults({ import: runs });
 }
 
+/** The media import figures (issue 16): 500 images at concurrency 1 and 4, then a rewrite of 20,000 entries with a 5,000-URL map. */
+async function benchImportMedia(workDir: string): Promise<void> {
+  const env = process.env;
+  const figures = await measureImportMedia(workDir, Number(env.BENCH_IMPORT_IMAGES ?? 500), Number(env.BENCH_REWRITE_ENTRIES ?? 20_000), Number(env.BENCH_REWRITE_MAP ?? 5_000));
+  printImportMedia(figures);
+  saveResults({ importMedia: figures });
+}
+
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
-  if (only === 'import') {
+  const alone = only === 'import' ? benchImport : only === 'import-media' ? benchImportMedia : undefined;
+  if (alone) {
     try {
-      return await benchImport(workDir);
+      return await alone(workDir);
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }
@@ -149,7 +161,10 @@ async function main(): Promise<void> {
     const media = await measureMedia({ databaseUrl, mediaDir: path.join(workDir, 'media'), workDir, token, baselineUrl: `http://127.0.0.1:${baselinePort}`, connections, duration });
     printMedia(media);
     saveResults({ media });
-    if (only === undefined) await benchImport(workDir);
+    if (only === undefined) {
+      await benchImport(workDir);
+      await benchImportMedia(workDir);
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
 import { testJobRunner } from './support/jobs.ts';
-import { multipart } from './support/media.ts';
-import { allPages, analyze, blockTestData, importedEntries, sourceCategories, sourceItems, themeUnitTest } from './support/wxr.ts';
+import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
+import { distinctPng, multipart } from './support/media.ts';
+import { allPages, analyze, attachmentPaths, blockTestData, importedEntries, sourceCategories, sourceItems, themeUnitTest, withMediaAt } from './support/wxr.ts';
 import fs from 'node:fs';
 
 type Entry = { id: string; slug: string; status: string; data: Record<string, unknown>; publishedAt?: string; scheduledAt?: string; createdAt: string; bylines?: string[]; primaryBylineId?: string };
@@ -13,7 +14,8 @@ type MenuTree = { id: string; type: string; referenceId: string | null; url: str
 /**
  * The WordPress import end to end through the API (issue 15): the shared theme unit test and block
  * test data analysed, prepared and imported, then checked against the source files themselves:
- * statuses and dates, every page parent, category parent, term assignment and menu item.
+ * statuses and dates, every page parent, category parent, term assignment and menu item. Its media
+ * are served by a loopback fixture server standing in for the public one, and downloaded in the job.
  */
 describe('WordPress import through the API', () => {
   let t: TestApp;
@@ -21,6 +23,7 @@ describe('WordPress import through the API', () => {
   let report: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the report as JSON
   let jobId: string;
   let collisionId: string;
+  let site: MediaFixtureServer;
 
   /** Runs queued jobs until the import job has finished. */
   async function finish(id: string) {
@@ -32,12 +35,14 @@ describe('WordPress import through the API', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    site = await startMediaFixtures();
+    for (const [index, path] of attachmentPaths(themeUnitTest).entries()) site.serve(path, await distinctPng(index));
+    t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' });
     // A post the site already has, whose slug the import will want: renamed with a suffix, and a warning.
     await createCollection(t, 'posts', [{ slug: 'title', type: 'string' }]);
     collisionId = (await createEntry(t, 'posts', { data: { title: 'Mine' }, slug: 'wp-6-1-font-size-scale' })).id;
 
-    const analysis = expectCreated(await analyze(t, themeUnitTest));
+    const analysis = expectCreated(await analyze(t, withMediaAt(themeUnitTest, site.origin)));
     expect(analysis).toMatchObject({ source: 'wxr', site: { title: 'Theme Unit Test Data', url: 'https://wpthemetestdata.wordpress.com' }, version: '1.2' });
     const types = Object.fromEntries(analysis.postTypes.map((type: { name: string }) => [type.name, type]));
     expect(types.post).toMatchObject({ count: 58, status: 'add_fields', collection: 'posts' });
@@ -64,7 +69,10 @@ describe('WordPress import through the API', () => {
     jobId = started.id;
     report = (await finish(jobId)).report;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await site.close();
+  });
 
   it('imports every post and page, with the report of DECISIONS §7', async () => {
     expect(report.counts).toEqual({ posts: 58, pages: 21 });
@@ -74,9 +82,22 @@ describe('WordPress import through the API', () => {
     expect(report.menus).toBe(6);
     expect(report.menuItems).toBe(70);
     expect(report.media).toMatchObject({ attachments: 37, featuredImages: 6 });
-    expect(report.media.pending).toHaveLength(37);
+    expect(report.media.downloads).toMatchObject({ total: 37, downloaded: 37, failed: 0, failures: [] });
+    expect(report.media.pending).toBeUndefined();
     expect(report.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'slug wp-6-1-font-size-scale was taken in posts; renamed to wp-6-1-font-size-scale-2' })]));
     expect(expectSuccess(await request('GET', `/content/posts/${collisionId}`)).item.data.title).toBe('Mine');
+  });
+
+  it('downloads the media in the job, each file once, and leaves no entry pointing at the old media site', async () => {
+    const paths = attachmentPaths(themeUnitTest);
+    for (const path of paths) expect(site.hits.get(path), path).toBe(1);
+    const entries = [...(await allPages<Entry>(t, '/content/posts')), ...(await allPages<Entry>(t, '/content/pages'))];
+    const text = JSON.stringify(entries.map((entry) => entry.data));
+    // Each file by its name without the extension: its size variants (`-150x150`) are the same file.
+    for (const path of paths) expect(text).not.toContain(`${site.origin}${path.replace(/\.[a-z0-9]+$/i, '')}`);
+    const featured = entries.flatMap((entry) => (entry.data.featured_image ? [(entry.data.featured_image as { url: string }).url] : []));
+    expect(featured).toHaveLength(6);
+    for (const url of featured) expect(url).toMatch(/\/media\//);
   });
 
   it('maps statuses and keeps dates', async () => {

@@ -19,7 +19,7 @@ export function registerImportCommand(program: Command): void {
       .command('wxr')
       .description('import a WordPress export file (WXR): posts, pages, custom types, terms, menus, authors; prints the report as JSON')
       .argument('<file>', 'the export file (Tools → Export in WordPress)')
-      .option('--media', 'record attachments and featured images for the media import')
+      .option('--media', 'download the attachments into the media library and point the imported entries at them')
       .option('--resume', 'continue the last unfinished import of this file where it stopped'),
   ).action(async (file: string, options: { databaseUrl?: string; media?: boolean; resume?: boolean }) => {
     const absolute = path.resolve(file);

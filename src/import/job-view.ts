@@ -30,6 +30,6 @@ export async function jobView(ctx: AuthorizedContext, job: Job): Promise<ImportJ
     finishedAt: job.finishedAt,
   };
   if (job.state === 'succeeded') view.report = job.result as ImportReport;
-  else if (job.state === 'failed' && analysis) view.report = await buildReport(ctx.db, job.id, summaryOf(analysis), payload.options.includeMedia);
+  else if (job.state === 'failed' && analysis) view.report = await buildReport(ctx.db, job.id, summaryOf(analysis));
   return view;
 }

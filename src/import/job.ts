@@ -6,6 +6,7 @@ import { readSettings } from '../settings/read.ts';
 import { storedFile, summaryOf } from './analysis.ts';
 import { batchSize, writeBatch } from './batch.ts';
 import { linkItems } from './links.ts';
+import { importJobMedia } from './media/job-phase.ts';
 import { importMenus } from './menus.ts';
 import { buildReport } from './report.ts';
 import type { ImportRun } from './run-state.ts';
@@ -17,7 +18,8 @@ import { importAuthors, importTerms, loadStructure } from './structure.ts';
 
 /**
  * An import is a job (docs/decisions/0024): durable, leased, retried. Its passes — structure
- * (bylines, taxonomies), items in batches, links (parents, featured images), menus — each resume
+ * (bylines, taxonomies), items in batches, links (parents, featured images), menus, media (with
+ * `includeMedia`: downloads, then the URL rewrite) — each resume
  * from the checkpoints of the source's items, so a crash, a restart or a lost database connection
  * costs only the batch in flight, and running the job again duplicates nothing.
  */
@@ -103,7 +105,8 @@ export const importJob = defineJob({
       await report({ phase: 'menus', processed: total, total });
       await importMenus(run, summaryOf(analysis).menus, job.signal);
     }
-    const result = await buildReport(ctx.db, job.id, summaryOf(analysis), run.options.includeMedia);
+    const media = run.options.includeMedia ? await importJobMedia(run, report, job.signal) : undefined;
+    const result = await buildReport(ctx.db, job.id, summaryOf(analysis), media);
     await report({ phase: 'done', processed: total, total });
     ctx.log.info({ jobId: job.id, counts: result.counts, failed: result.failed.length }, 'import finished');
     return result;

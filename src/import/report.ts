@@ -1,13 +1,15 @@
 import type { Db } from '../db/connection.ts';
 import type { ImportReport } from './schemas.ts';
-import type { AttachmentRef, SourceAnalysis } from './sources/types.ts';
+import type { MediaPhaseReport } from './media/job-phase.ts';
+import type { SourceAnalysis } from './sources/types.ts';
 import * as store from './store.ts';
 
 /**
  * The report of an import (DECISIONS §7), read from what the job wrote (checkpoints and notes), so
- * it is the same however many times the job was interrupted and resumed.
+ * it is the same however many times the job was interrupted and resumed; with what its media phase
+ * did, once it has run.
  */
-export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis, includeMedia: boolean): Promise<ImportReport> {
+export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis, media: MediaPhaseReport = {}): Promise<ImportReport> {
   const sourceKey = summary.sourceKey;
   const counts: Record<string, number> = {};
   let sections = 0;
@@ -52,7 +54,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
     media: {
       attachments: attachments.length,
       featuredImages,
-      pending: includeMedia ? attachments.map((row) => ({ id: row.source_id, url: (JSON.parse(row.data!) as AttachmentRef).url })) : [],
+      ...media,
     },
     skipped: [...skipped.values(), ...notInTheItems(summary)],
     failed,

@@ -5,7 +5,7 @@ const PostTypeName = z.string().min(1).max(100).describe('A WordPress post type:
 const CollectionSlug = z.string().min(1).max(63).describe('Target collection slug');
 
 const ImportOptions = z.strictObject({
-  includeMedia: z.boolean().default(false).describe('Record attachments and featured images for the media import (POST /import/legacy/media)'),
+  includeMedia: z.boolean().default(false).describe('Download the attachments into the media library after the entries (as POST /import/legacy/media does) and point the imported entries, featured images included, at them'),
   includeTaxonomies: z.boolean().default(true).describe('Import categories, tags and custom taxonomies with their terms'),
   includeMenus: z.boolean().default(true).describe('Import navigation menus'),
 });
@@ -74,71 +74,6 @@ export const PrepareResponse = z.object({
   items: z.array(z.object({ postType: z.string(), collection: z.string(), created: z.boolean(), fieldsAdded: z.array(z.string()) })),
 });
 
-const ReportSchema = z
-  .object({
-    counts: z.record(z.string(), z.number()).describe('Entries imported per collection'),
-    sections: z.number().describe('Reusable blocks imported as sections'),
-    terms: z.number(),
-    bylines: z.number(),
-    menus: z.number(),
-    menuItems: z.number(),
-    alreadyImported: z.number().describe('Items an earlier import of the same source made, left as they are'),
-    media: z.object({
-      attachments: z.number(),
-      featuredImages: z.number(),
-      pending: z.array(z.object({ id: z.string(), url: z.string() })).describe('Attachments to download with POST /import/legacy/media (with includeMedia)'),
-    }),
-    skipped: z.array(z.object({ reason: z.string(), count: z.number(), items: z.array(z.object({ sourceId: z.string(), title: z.string().nullable() })) })),
-    failed: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), cause: z.string() })),
-    warnings: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), message: z.string() })),
-  })
-  .meta({ id: 'ImportReport' });
-
-export type ImportReport = z.infer<typeof ReportSchema>;
-
-const ProgressSchema = z.object({
-  phase: z.enum(['queued', 'structure', 'items', 'links', 'menus', 'done']),
-  processed: z.number().describe('Source items handled so far'),
-  total: z.number().describe('Source items the analysis counted'),
-});
-
-export type ImportProgress = z.infer<typeof ProgressSchema>;
-
-export const ImportJobSchema = z
-  .object({
-    id: z.string(),
-    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
-    analysisId: z.string(),
-    progress: ProgressSchema,
-    attempts: z.number(),
-    lastError: z.string().nullable().describe('Why the last attempt stopped; an attempt cut off is resumed where it stopped'),
-    report: ReportSchema.optional().describe('When the import has finished'),
-    createdAt: z.string(),
-    finishedAt: z.string().nullable(),
-  })
-  .meta({ id: 'ImportJob' });
-
-export type ImportJobView = z.infer<typeof ImportJobSchema>;
-
-export const AnalysisResponse = AnalysisSchema;
-export const ImportJobResponse = z.object({ item: ImportJobSchema });
-export const ProgressLine = z.object({ jobId: z.string(), state: z.string(), progress: ProgressSchema, report: ReportSchema.optional(), lastError: z.string().nullable().optional() });
-
-/** An http(s) URL, as the attachment records and content have them. */
-const HttpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => /^https?:$/.test(URL.parse(value)?.protocol ?? ''), 'Must be an http or https URL');
-
-export const MediaImportBody = z.strictObject({
-  attachments: z
-    .array(z.strictObject({ id: z.union([z.string().min(1).max(64), z.number().int()]).transform(String), url: HttpUrl }))
-    .min(1)
-    .max(100_000)
-    .describe('The attachments to download: the report\'s media.pending, or any list of source id and URL'),
-  stream: z.boolean().default(false).describe('Answer NDJSON: a line per file as it is handled, then the result'),
-});
-
 const MediaFileLine = z.object({
   type: z.literal('file'),
   current: z.number(),
@@ -177,6 +112,76 @@ export const MediaResultSchema = z
     rewritten: RewriteResultSchema.describe('The URL rewrite run after the downloads, with urlMap'),
   })
   .meta({ id: 'ImportMediaResult' });
+
+const ReportSchema = z
+  .object({
+    counts: z.record(z.string(), z.number()).describe('Entries imported per collection'),
+    sections: z.number().describe('Reusable blocks imported as sections'),
+    terms: z.number(),
+    bylines: z.number(),
+    menus: z.number(),
+    menuItems: z.number(),
+    alreadyImported: z.number().describe('Items an earlier import of the same source made, left as they are'),
+    media: z.object({
+      attachments: z.number(),
+      featuredImages: z.number(),
+      downloads: MediaResultSchema.omit({ type: true, urlMap: true }).optional().describe('With includeMedia: what the media phase did (the URL map is stored with the downloads: POST /import/legacy/rewrite-urls uses it)'),
+      pending: z
+        .array(z.object({ id: z.string(), url: z.string() }))
+        .optional()
+        .describe('With includeMedia, when some attachments are still to download (failed, or stopped by the quota): for manual handling, or POST /import/legacy/media again'),
+    }),
+    skipped: z.array(z.object({ reason: z.string(), count: z.number(), items: z.array(z.object({ sourceId: z.string(), title: z.string().nullable() })) })),
+    failed: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), cause: z.string() })),
+    warnings: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), message: z.string() })),
+  })
+  .meta({ id: 'ImportReport' });
+
+export type ImportReport = z.infer<typeof ReportSchema>;
+
+const ProgressSchema = z.object({
+  phase: z.enum(['queued', 'structure', 'items', 'links', 'menus', 'media', 'done']),
+  processed: z.number().describe('Source items handled so far; in the media phase, files'),
+  total: z.number().describe('Source items the analysis counted; in the media phase, the attachments to download'),
+  file: MediaFileLine.optional().describe('In the media phase: the file handled last, as POST /import/legacy/media streams it'),
+});
+
+export type ImportProgress = z.infer<typeof ProgressSchema>;
+
+export const ImportJobSchema = z
+  .object({
+    id: z.string(),
+    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    analysisId: z.string(),
+    progress: ProgressSchema,
+    attempts: z.number(),
+    lastError: z.string().nullable().describe('Why the last attempt stopped; an attempt cut off is resumed where it stopped'),
+    report: ReportSchema.optional().describe('When the import has finished'),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ImportJob' });
+
+export type ImportJobView = z.infer<typeof ImportJobSchema>;
+
+export const AnalysisResponse = AnalysisSchema;
+export const ImportJobResponse = z.object({ item: ImportJobSchema });
+export const ProgressLine = z.object({ jobId: z.string(), state: z.string(), progress: ProgressSchema, report: ReportSchema.optional(), lastError: z.string().nullable().optional() });
+
+/** An http(s) URL, as the attachment records and content have them. */
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => /^https?:$/.test(URL.parse(value)?.protocol ?? ''), 'Must be an http or https URL');
+
+export const MediaImportBody = z.strictObject({
+  attachments: z
+    .array(z.strictObject({ id: z.union([z.string().min(1).max(64), z.number().int()]).transform(String), url: HttpUrl }))
+    .min(1)
+    .max(100_000)
+    .describe('The attachments to download: the report\'s media.pending, or any list of source id and URL'),
+  stream: z.boolean().default(false).describe('Answer NDJSON: a line per file as it is handled, then the result'),
+});
 
 export const MediaLineSchema = z.union([MediaFileLine, MediaResultSchema]);
 

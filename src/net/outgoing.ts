@@ -30,6 +30,8 @@ export interface OutgoingOptions {
   allowPrivate: boolean;
   /** Addresses reachable whatever `allowPrivate` says (tests use one loopback address and refuse the others). */
   allowAddresses?: string[];
+  /** Ends the exchange early, like the time limit does (a job told to stop). */
+  signal?: AbortSignal;
 }
 
 export interface OutgoingResponse {
@@ -85,7 +87,7 @@ export async function outgoingUrlProblem(text: string, allowPrivate: boolean): P
 
 /** Sends the request and answers once the response's head has come; the caller reads (or drops) the body. */
 export async function outgoingRequest(target: string, options: OutgoingOptions): Promise<OutgoingResponse> {
-  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const deadline = options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs);
   let url = outgoingUrl(target);
   for (let redirects = 0; ; redirects += 1) {
     const response = await send(url, options, deadline);

@@ -12,12 +12,15 @@ export interface MediaFixtureServer {
   hits: Map<string, number>;
   /** Serves `bytes` at `path` (with `failFirst`, answers 503 that many times first). */
   serve(path: string, bytes: Buffer, type?: string, failFirst?: number): void;
+  /** Holds the answers at `path` (the requests are counted) until the returned function is called. */
+  hold(path: string): () => void;
   close(): Promise<void>;
 }
 
 export async function startMediaFixtures(): Promise<MediaFixtureServer> {
   const files = new Map<string, { bytes: Buffer; type: string; failFirst: number }>();
   const hits = new Map<string, number>();
+  const held = new Map<string, Promise<void>>();
   const sockets = new Set<Socket>();
   const server = http.createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://fixture').pathname;
@@ -37,7 +40,10 @@ export async function startMediaFixtures(): Promise<MediaFixtureServer> {
       response.writeHead(503).end('busy');
       return;
     }
-    response.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length }).end(file.bytes);
+    const send = () => response.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length }).end(file.bytes);
+    const hold = held.get(path);
+    if (hold) void hold.then(send);
+    else send();
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -50,6 +56,14 @@ export async function startMediaFixtures(): Promise<MediaFixtureServer> {
     hits,
     serve(path, bytes, type = 'image/png', failFirst = 0) {
       files.set(path, { bytes, type, failFirst });
+    },
+    hold(path) {
+      let release!: () => void;
+      held.set(path, new Promise((resolve) => (release = resolve)));
+      return () => {
+        held.delete(path);
+        release();
+      };
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -9,6 +9,13 @@ export interface GeneratedExport {
   posts: number;
   contentBytes?: number;
   site?: string;
+  /** With it, each item's content opens with an image block showing one of this many uploads (a size variant of it). */
+  images?: number;
+}
+
+/** The URL of the generated site's upload `index`, as WordPress names it. */
+export function generatedImageUrl(site: string, index: number): string {
+  return `${site}/wp-content/uploads/2020/01/image-${index}.jpg`;
 }
 
 const words = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do', 'eiusmod', 'tempor', 'incididunt', 'labore', 'magna', 'aliqua'];
@@ -37,10 +44,10 @@ function header(site: string): string {
 `;
 }
 
-function item(id: number, contentBytes: number): string {
+function item(id: number, contentBytes: number, site: string, images: number): string {
   const page = id % 10 === 0;
   const parent = page && id > 10 ? id - 10 : 0;
-  let content = '';
+  let content = images > 0 ? `<!-- wp:image {"sizeSlug":"medium"} -->\n<figure class="wp-block-image size-medium"><img src="${generatedImageUrl(site, id % images).replace(/\.jpg$/, '-300x200.jpg')}" alt=""/></figure>\n<!-- /wp:image -->\n\n` : '';
   while (content.length < contentBytes) content += paragraph(id + content.length, 300);
   return `<item>
 <title><![CDATA[Generated ${page ? 'page' : 'post'} ${id}]]></title>
@@ -68,11 +75,11 @@ ${page ? '' : '<category domain="category" nicename="news"><![CDATA[News]]></cat
 }
 
 /** The export as a stream of text chunks, one item at a time. */
-export function generatedExport({ posts, contentBytes = 1500, site = 'https://generated.example.com' }: GeneratedExport): Readable {
+export function generatedExport({ posts, contentBytes = 1500, site = 'https://generated.example.com', images = 0 }: GeneratedExport): Readable {
   return Readable.from(
     (function* () {
       yield header(site);
-      for (let id = 1; id <= posts; id++) yield item(id, contentBytes);
+      for (let id = 1; id <= posts; id++) yield item(id, contentBytes, site, images);
       yield '</channel>\n</rss>\n';
     })(),
   );

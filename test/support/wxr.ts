@@ -12,6 +12,23 @@ export const fixture = (name: string) => path.join(fixturesDir, name);
 export const themeUnitTest = fixture('theme-test-data/themeunittestdata.wordpress.xml');
 export const blockTestData = fixture('theme-test-data/64-block-test-data.xml');
 
+/** Where the shared test data keeps its media: the public internet, which no test may reach. */
+const publicMediaOrigin = 'https://wpthemetestdata.files.wordpress.com';
+
+/**
+ * A shared export with its media moved to `origin`, a loopback fixture server: what an import with
+ * includeMedia downloads then is the fixture's, never the public site's.
+ */
+export function withMediaAt(file: string, origin: string): Buffer {
+  // Byte for byte (latin1 maps each byte to one character), whatever the file's encoding.
+  return Buffer.from(fs.readFileSync(file, 'latin1').replaceAll(publicMediaOrigin, origin), 'latin1');
+}
+
+/** The paths of an export's attachments on the media site (`/2008/06/canola2.jpg`). */
+export function attachmentPaths(file: string): string[] {
+  return [...fs.readFileSync(file, 'utf8').matchAll(/<wp:attachment_url>(?:<!\[CDATA\[)?([^<\]]+)/g)].map(([, url]) => new URL(url!.trim()).pathname);
+}
+
 /** Uploads an export (a fixture path, or bytes) to the analyze endpoint. */
 export async function analyze(t: TestApp, file: string | Uint8Array, token = t.adminToken, filename = 'export.xml'): Promise<ApiResponse> {
   const bytes = typeof file === 'string' ? fs.readFileSync(file) : file;

@@ -22,8 +22,10 @@ export async function downloadAttachment(ctx: AuthorizedContext, url: string, si
   const { retries, retryDelayMs } = ctx.config.import.media;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await downloadOnce(ctx, url);
+      return await downloadOnce(ctx, url, signal);
     } catch (error) {
+      // Stopped (the job's lease lost, the server shutting down): not the file's failure.
+      signal?.throwIfAborted();
       const retryable = error instanceof RetryableFailure;
       if (!retryable || attempt >= retries) throw new DownloadFailure(error instanceof Error ? error.message : String(error));
       await sleep(retryDelayMs * 2 ** attempt, undefined, { signal });
@@ -33,12 +35,12 @@ export async function downloadAttachment(ctx: AuthorizedContext, url: string, si
 
 class RetryableFailure extends Error {}
 
-async function downloadOnce(ctx: AuthorizedContext, url: string): Promise<StoredFile> {
+async function downloadOnce(ctx: AuthorizedContext, url: string, signal: AbortSignal | undefined): Promise<StoredFile> {
   const { timeoutMs } = ctx.config.import.media;
   const limit = ctx.config.media.uploadLimit;
   let response;
   try {
-    response = await outgoingRequest(url, { timeoutMs, maxBytes: limit, maxRedirects, allowPrivate: ctx.config.outgoingAllowPrivate });
+    response = await outgoingRequest(url, { timeoutMs, maxBytes: limit, maxRedirects, allowPrivate: ctx.config.outgoingAllowPrivate, signal });
   } catch (error) {
     throw outgoingFailure(error);
   }
@@ -81,7 +83,7 @@ function outgoingFailure(error: unknown): Error {
 
 /** The file's name as the URL has it (`/uploads/2024/05/photo.jpg` → `photo.jpg`). */
 export function filenameOf(url: string): string {
-  const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+  const last = (URL.parse(url)?.pathname ?? '').split('/').filter(Boolean).pop() ?? '';
   let name = last;
   try {
     name = decodeURIComponent(last);

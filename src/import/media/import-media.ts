@@ -76,6 +76,7 @@ export async function importAttachments(
   const previous = await store.importedIds(ctx.db, mediaSourceKey, mediaKind, jobs.map((job) => job.url));
   const previousItems = new Map((await findMediaByIds(ctx.db, [...previous.values()].map((row) => row.target_id))).map((row) => [row.id, row]));
   let current = 0;
+  const recorded = new Map<string, Promise<unknown>>();
 
   const finish = async (job: Job, status: FileStatus, extra: { mediaId?: string; mediaUrl?: string; error?: string }) => {
     for (const id of job.ids) {
@@ -91,8 +92,9 @@ export async function importAttachments(
   };
 
   const handle = async (job: Job) => {
-    const earlier = previousItems.get(previous.get(job.url)?.target_id ?? '');
-    if (earlier) return finish(job, 'existing', { mediaId: earlier.id, mediaUrl: toMediaItem(ctx, earlier).url });
+    const checkpoint = previous.get(job.url);
+    const earlier = previousItems.get(checkpoint?.target_id ?? '');
+    if (earlier) return finish(job, earlierStatus(checkpoint!, options.jobId), { mediaId: earlier.id, mediaUrl: toMediaItem(ctx, earlier).url });
     if (result.stopped) return finish(job, 'skipped', { error: result.stopped.message });
     let file;
     try {
@@ -110,10 +112,14 @@ export async function importAttachments(
       };
       return finish(job, 'skipped', { error: result.stopped.message });
     }
-    const { item, row, created } = await recordStoredFile(ctx, file, { filename: filenameOf(job.url), ...job.meta });
+    // The same bytes at two URLs, downloaded at once: recorded one after the other, so the second finds the first's item.
+    const recording = (recorded.get(file.contentHash) ?? Promise.resolve()).then(() => recordStoredFile(ctx, file, { filename: filenameOf(job.url), ...job.meta }));
+    recorded.set(file.contentHash, recording.catch(() => undefined));
+    const { item, row, created } = await recording;
     if (created) used += row.size;
-    await store.insertAliases(ctx.db, [{ source_key: mediaSourceKey, kind: mediaKind, source_id: job.url, target_id: row.id, collection: null, data: null, job_id: options.jobId ?? '', created_at: ctx.clock.now().toISOString() }]);
-    return finish(job, created ? 'downloaded' : 'reused', { mediaId: row.id, mediaUrl: item.url });
+    const status = created ? 'downloaded' : 'reused';
+    await store.insertAliases(ctx.db, [{ source_key: mediaSourceKey, kind: mediaKind, source_id: job.url, target_id: row.id, collection: null, data: JSON.stringify({ status }), job_id: options.jobId ?? '', created_at: ctx.clock.now().toISOString() }]);
+    return finish(job, status, { mediaId: row.id, mediaUrl: item.url });
   };
 
   // A few workers take the next file as each finishes: at most `concurrency` downloads at once.
@@ -127,6 +133,16 @@ export async function importAttachments(
   await Promise.all(Array.from({ length: Math.min(ctx.config.import.media.concurrency, jobs.length) }, worker));
   result.rewritten = await rewriteImportedUrls(ctx, result.urlMap, signal);
   return result;
+}
+
+/**
+ * What a file downloaded before counts as: `existing` when another run fetched it; when an earlier
+ * attempt of the same import job did (it was cut off and resumed), what it was then, so the job's
+ * report is the same however often it was resumed.
+ */
+function earlierStatus(checkpoint: store.ImportItemRow, jobId: string | undefined): FileStatus {
+  if (jobId === undefined || checkpoint.job_id !== jobId || checkpoint.data === null) return 'existing';
+  return (JSON.parse(checkpoint.data) as { status: FileStatus }).status;
 }
 
 /** One download per distinct URL, with the title, alt text and caption its attachment record has. */
