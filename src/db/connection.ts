@@ -151,7 +151,13 @@ function withStatementCache(database: SqliteDatabase.Database) {
     close: () => database.close(),
     prepare(text: string): CachedStatement {
       const cached = cache.get(text);
-      if (cached && !cached.statement.busy) return cached;
+      if (cached && !cached.statement.busy) {
+        // Least recently used goes first: a run of one-off statements (an import's IN lists of every
+        // length) must not push out the ones every request uses.
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
       const statement = database.prepare(text);
       const wrapped = wrap(statement, statement.readonly ? undefined : writeTarget(text));
       if (cache.size >= statementCacheSize) cache.delete(cache.keys().next().value!);
