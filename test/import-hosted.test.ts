@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, expectCreated } from './support/content.ts';
+import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
+import { testJobRunner } from './support/jobs.ts';
+import { clientId, clientSecret, expiredToken, fullToken, limitedToken, startWpcomFixture, type WpcomFixture } from './support/wpcom.ts';
+
+/**
+ * `legacy-hosted`: a WordPress.com site read through its REST API with an OAuth token, against a
+ * loopback server answering in the API's documented shapes (test/support/wpcom.ts).
+ */
+
+const settings = (wpcom: WpcomFixture, extra: Record<string, string> = {}) => ({
+  OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
+  WPCOM_API_URL: wpcom.origin,
+  WPCOM_CLIENT_ID: clientId,
+  WPCOM_CLIENT_SECRET: clientSecret,
+  IMPORT_API_TIMEOUT_MS: '400',
+  IMPORT_API_RETRIES: '2',
+  IMPORT_API_RETRY_DELAY_MS: '10',
+  IMPORT_MEDIA_RETRY_DELAY_MS: '10',
+  ...extra,
+});
+
+describe('Import: WordPress.com (legacy-hosted)', () => {
+  let wpcom: WpcomFixture;
+  let t: TestApp;
+  const request = (method: string, path: string, body?: unknown, token: string | null = t.adminToken) => t.request(method, `${api}${path}`, { token: token ?? undefined, body });
+  const analyzeSite = (accessToken: string, url = wpcom.origin) => request('POST', '/import/legacy/analyze', { source: 'legacy-hosted', url, accessToken });
+  const analysesCount = async () => (await t.db.kysely.selectFrom('import_analyses').select('id').execute()).length;
+  const apiCalls = (pathEnd: string) => wpcom.requests.filter((entry) => entry.path.split('?')[0]!.endsWith(pathEnd));
+
+  beforeAll(async () => {
+    wpcom = await startWpcomFixture();
+    t = await createTestApp(settings(wpcom));
+  });
+  afterAll(async () => {
+    await t.close();
+    await wpcom.close();
+  });
+
+  it('analyses a site with a token the client holds: every type and status, page after page, with authors, terms, custom fields and media', async () => {
+    const analysis = expectCreated(await analyzeSite(fullToken));
+    expect(analysis).toMatchObject({ source: 'legacy-hosted', site: { title: 'Hosted fixture', url: wpcom.origin, language: 'en' }, attachments: { images: 2, video: 0, audio: 0, other: 0 }, menus: [], comments: 2 });
+    const types = Object.fromEntries(analysis.postTypes.map((type: { name: string; count: number }) => [type.name, type]));
+    // 105 notes and five named posts (publish, draft, pending, future, private); two pages; one book.
+    expect(types.post).toMatchObject({ count: wpcom.bulkPosts + 5, collection: 'posts', status: 'new_collection' });
+    expect(types.post.fieldsToAdd.map((field: { slug: string }) => field.slug)).toContain('subtitle');
+    expect(types.page).toMatchObject({ count: 2, collection: 'pages' });
+    expect(types.page.fieldsToAdd.map((field: { slug: string }) => field.slug)).toEqual(expect.arrayContaining(['parent', 'menu_order']));
+    expect(types.book).toMatchObject({ count: 1, collection: 'book' });
+    expect(types.book.fieldsToAdd).toContainEqual(expect.objectContaining({ slug: 'isbn', type: 'integer' }));
+    expect(analysis.skipped).toEqual([]);
+    expect(analysis.authors).toEqual(expect.arrayContaining([expect.objectContaining({ login: 'alice', displayName: 'Alice Author' }), expect.objectContaining({ login: 'bob', displayName: 'Bob Writer', posts: 3 })]));
+    expect(analysis.taxonomies).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'category', target: 'category', hierarchical: true, terms: 2 }), expect.objectContaining({ name: 'post_tag', terms: 1 })]));
+    // More than a page of published posts: the second asked for by the handle the first gave.
+    expect(apiCalls('/posts/').some((entry) => entry.path.includes('page_handle=offset%3D100'))).toBe(true);
+    // Every call carried the token; the token never shows in the analysis.
+    expect(wpcom.requests.every((entry) => entry.authorization === `Bearer ${fullToken}`)).toBe(true);
+    expect(JSON.stringify(analysis)).not.toContain(fullToken);
+  });
+
+  it('reports private posts as skipped, not failed, when the token may not read them (no approval)', async () => {
+    const analysis = expectCreated(await analyzeSite(limitedToken));
+    expect(analysis.postTypes.find((type: { name: string }) => type.name === 'post').count).toBe(wpcom.bulkPosts + 4);
+    expect(analysis.skipped).toContainEqual({ postType: 'post (private)', count: 0, reason: expect.stringMatching(/approval.*User cannot view private posts/) });
+  });
+
+  it('waits as long as a 429 says (Retry-After) and tries again', async () => {
+    wpcom.requests.length = 0;
+    wpcom.fault('/post-types', { kind: 'status', status: 429, retryAfter: '1' });
+    expectCreated(await analyzeSite(fullToken));
+    const calls = apiCalls('/post-types');
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('tries again after a timeout and after a 5xx, with growing pauses', async () => {
+    wpcom.requests.length = 0;
+    wpcom.fault('/categories', { kind: 'hang', ms: 2000 });
+    wpcom.fault('/media', { kind: 'status', status: 503 });
+    expectCreated(await analyzeSite(fullToken));
+    // The first answer came too late (IMPORT_API_TIMEOUT_MS) and was asked for again.
+    expect(apiCalls('/categories').length).toBe(2);
+    expect(apiCalls('/media').length).toBe(2);
+  });
+
+  it('answers 503 naming the source when WordPress.com keeps failing, and records nothing', async () => {
+    const before = await analysesCount();
+    for (let index = 0; index < 3; index++) wpcom.fault('/post-types', { kind: 'status', status: 502 });
+    const error = expectError(await analyzeSite(fullToken), 503, 'SERVICE_UNAVAILABLE');
+    expect(error.message).toMatch(/^legacy-hosted: WordPress.com did not answer .*502.*3 tries/);
+    expect(await analysesCount()).toBe(before);
+  });
+
+  it('refuses an invalid or expired token with a 400 naming the source, and imports nothing', async () => {
+    const before = await analysesCount();
+    for (const token of ['not-a-token', expiredToken]) {
+      const response = await analyzeSite(token);
+      const error = expectError(response, 400, 'VALIDATION_ERROR');
+      expect(error.message).toMatch(/^legacy-hosted: WordPress.com refused the access token \((invalid_token|authorization_required)/);
+      expect(issuePaths(response)).toEqual(['accessToken']);
+    }
+    expect(await analysesCount()).toBe(before);
+  });
+
+  it('refuses a site WordPress.com does not know (400)', async () => {
+    const response = await analyzeSite(fullToken, 'https://nobody.example');
+    expect(expectError(response, 400, 'VALIDATION_ERROR').message).toMatch(/^legacy-hosted: WordPress.com has no such site/);
+  });
+
+  it('refuses bad input (400 naming it) and needs an admin (401, 403)', async () => {
+    const bad: [unknown, string][] = [
+      [{ source: 'legacy-hosted', url: wpcom.origin }, 'accessToken'],
+      [{ source: 'legacy-hosted', url: 'not a url', accessToken: fullToken }, 'url'],
+      [{ source: 'wxr', url: wpcom.origin, accessToken: fullToken }, 'source'],
+      [{ source: 'legacy-hosted', url: wpcom.origin, accessToken: '' }, 'accessToken'],
+      [{ source: 'legacy-hosted', url: wpcom.origin, accessToken: fullToken, extra: 1 }, ''],
+    ];
+    for (const [body, path] of bad) {
+      const response = await request('POST', '/import/legacy/analyze', body);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(issuePaths(response).some((issue) => issue.startsWith(path))).toBe(true);
+    }
+    expect(issuePaths(await request('GET', '/import/legacy/connect?url=nope'))).toContain('url');
+    expect(issuePaths(await request('POST', '/import/legacy/connect', { url: 'ftp://x.example' }))).toContain('url');
+    expect(issuePaths(await request('GET', '/import/legacy/callback?code=abc'))).toContain('state');
+
+    const editor = (await t.userWithToken(40, ['content:read', 'content:write', 'media:write'])).token;
+    const calls: [string, string, unknown?][] = [
+      ['POST', '/import/legacy/analyze', { source: 'legacy-hosted', url: wpcom.origin, accessToken: fullToken }],
+      ['GET', `/import/legacy/connect?url=${encodeURIComponent(wpcom.origin)}`],
+      ['POST', '/import/legacy/connect', { url: wpcom.origin }],
+      ['GET', '/import/legacy/callback?state=abc&code=def'],
+    ];
+    for (const [method, path, body] of calls) {
+      expectError(await request(method, path, body, null), 401, 'UNAUTHORIZED');
+      expectError(await request(method, path, body, editor), 403, 'FORBIDDEN');
+    }
+  });
+
+  it('connects through WordPress.com: a state bound to the admin and used once, the code traded at the token endpoint', async () => {
+    const started = expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin }));
+    const authorize = new URL(started.authorizeUrl);
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${wpcom.origin}/oauth2/authorize`);
+    expect(Object.fromEntries(authorize.searchParams)).toEqual({ client_id: clientId, redirect_uri: started.redirectUri, response_type: 'code', blog: wpcom.origin, state: expect.stringMatching(/^[\w-]{40,}$/) });
+    expect(started.redirectUri).toMatch(/\/_cms\/api\/import\/legacy\/callback$/);
+    const state = authorize.searchParams.get('state')!;
+
+    // Another admin cannot bring this state back; WordPress.com saying no is a 400 too.
+    const otherAdmin = (await t.userWithToken(50, ['admin'])).token;
+    expect(issuePaths(await request('GET', `/import/legacy/callback?state=${state}&code=whatever`, undefined, otherAdmin))).toEqual(['state']);
+    const denied = await request('GET', `/import/legacy/callback?state=${state}&error=access_denied&error_description=${encodeURIComponent('The user denied access')}`);
+    expect(expectError(denied, 400, 'VALIDATION_ERROR').message).toMatch(/^legacy-hosted: WordPress.com did not authorize the connection \(access_denied: The user denied access\)/);
+    // The denial used the state up.
+    expect(issuePaths(await request('GET', `/import/legacy/callback?state=${state}&code=code-1`))).toEqual(['state']);
+
+    // A code WordPress.com did not issue is refused at its token endpoint.
+    const again = new URL(expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin })).authorizeUrl);
+    const refused = await request('GET', `/import/legacy/callback?state=${again.searchParams.get('state')}&code=forged`);
+    expect(expectError(refused, 400, 'VALIDATION_ERROR').message).toMatch(/^legacy-hosted: WordPress.com refused the authorization code \(invalid_grant/);
+  });
+
+  it('answers 503 naming the missing configuration when the deployment has no WordPress.com application', async () => {
+    const bare = await createTestApp(settings(wpcom, { WPCOM_CLIENT_ID: '', WPCOM_CLIENT_SECRET: '' }));
+    try {
+      for (const [method, path, body] of [['GET', `/import/legacy/connect?url=${encodeURIComponent(wpcom.origin)}`], ['POST', '/import/legacy/connect', { url: wpcom.origin }], ['GET', '/import/legacy/callback?state=abc&code=def']] as const) {
+        const error = expectError(await bare.request(method, `${api}${path}`, { token: bare.adminToken, body }), 503, 'SERVICE_UNAVAILABLE');
+        expect(error.message).toMatch(/^legacy-hosted: .*WPCOM_CLIENT_ID and WPCOM_CLIENT_SECRET/);
+        expect(error.details.missing).toEqual(['WPCOM_CLIENT_ID', 'WPCOM_CLIENT_SECRET']);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('Import: a whole WordPress.com site, from probe to rewritten media', () => {
+  let wpcom: WpcomFixture;
+  let t: TestApp;
+  const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
+
+  beforeAll(async () => {
+    wpcom = await startWpcomFixture(3);
+    t = await createTestApp(settings(wpcom));
+  });
+  afterAll(async () => {
+    await t.close();
+    await wpcom.close();
+  });
+
+  it('probes, connects, analyses, imports, downloads the media and leaves no entry pointing at the old site', async () => {
+    // Probe: the public API knows the site.
+    const probe = expectSuccess(await request('POST', '/import/probe', { url: wpcom.origin }));
+    expect(probe).toMatchObject({
+      platform: 'wordpress.com',
+      sourceId: 'legacy-hosted',
+      confidence: 'definite',
+      detected: { hosting: 'hosted', title: 'Hosted fixture', siteId: 4242, counts: { posts: 4, pages: 2, media: 2 } },
+      suggestedAction: { action: 'connect-oauth', connectUrl: expect.stringContaining('/_cms/api/import/legacy/connect?url=') },
+    });
+
+    // Connect: Folio sends the admin to WordPress.com, which sends them back with a code.
+    const connectPath = new URL(probe.suggestedAction.connectUrl).pathname + new URL(probe.suggestedAction.connectUrl).search;
+    const redirect = await t.request('GET', connectPath, { token: t.adminToken });
+    expect(redirect.status).toBe(302);
+    const approved = await fetch(redirect.headers.get('location')!, { redirect: 'manual' });
+    const back = new URL(approved.headers.get('location')!);
+    expect(back.searchParams.get('code')).toMatch(/^code-/);
+
+    // Callback: the code becomes a token, and the site is analysed.
+    const analysis = expectCreated(await t.request('GET', back.pathname + back.search, { token: t.adminToken }));
+    expect(analysis).toMatchObject({ source: 'legacy-hosted', site: { url: wpcom.origin } });
+    expect(analysis.postTypes.map((type: { name: string }) => type.name).sort()).toEqual(['book', 'page', 'post']);
+
+    expectSuccess(
+      await request('POST', '/import/legacy/prepare', {
+        analysisId: analysis.analysisId,
+        postTypes: [
+          { name: 'post', collection: 'posts', enabled: true },
+          { name: 'page', collection: 'pages', enabled: true },
+          { name: 'book', collection: 'book', enabled: true },
+        ],
+      }),
+    );
+    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
+    await testJobRunner(t).runDue();
+    const done = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item;
+    expect(done.state).toBe('succeeded');
+    expect(done.report).toMatchObject({ counts: { posts: 8, pages: 2, book: 1 }, failed: [], bylines: 2 });
+    expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' }));
+    expect(done.report.media.pending).toEqual([
+      { id: '501', url: `${wpcom.files}/sunset.png` },
+      { id: '502', url: `${wpcom.files}/harbour.png` },
+    ]);
+
+    // What the items became: statuses, terms with parents, bylines, custom fields, page hierarchy.
+    const sunset = expectSuccess(await request('GET', '/content/posts/sunset')).item;
+    expect(sunset).toMatchObject({ status: 'published', data: { title: 'Sunset over the bay', subtitle: 'A first evening' } });
+    expect(sunset.bylines).toHaveLength(1);
+    const byline = expectSuccess(await request('GET', `/bylines/${sunset.primaryBylineId}`)).item;
+    expect(byline.displayName).toBe('Alice Author');
+    const drafts = expectSuccess(await request('GET', '/content/posts?status=draft&limit=50')).items.map((entry: { slug: string }) => entry.slug);
+    expect(drafts.sort()).toEqual(['half-written', 'members-only', 'waiting']);
+    expect(expectSuccess(await request('GET', '/content/posts/next-week')).item.status).toBe('scheduled');
+    const team = expectSuccess(await request('GET', '/content/pages/team')).item;
+    const about = expectSuccess(await request('GET', '/content/pages/about')).item;
+    expect(team.data.parent).toBe(about.id);
+    const news = expectSuccess(await request('GET', '/taxonomies/category/terms')).items.find((term: { slug: string }) => term.slug === 'news');
+    const updates = expectSuccess(await request('GET', '/taxonomies/category/terms')).items.find((term: { slug: string }) => term.slug === 'updates');
+    expect(news.parentId).toBe(updates.id);
+    expect(expectSuccess(await request('GET', '/content/book/a-novel')).item.data.isbn).toBe(9780000000001);
+
+    // Media: downloaded through the media import, then every old URL rewritten.
+    const media = await request('POST', '/import/legacy/media', { attachments: done.report.media.pending });
+    expect(media.status).toBe(200);
+    expect(media.body).toMatchObject({ total: 2, downloaded: 2, failed: 0 });
+    expect(media.body.rewritten.entries).toBeGreaterThanOrEqual(2);
+    const library = expectSuccess(await request('GET', '/media')).items;
+    expect(library).toContainEqual(expect.objectContaining({ title: 'Sunset', alt: 'A red sunset', caption: 'Evening light', width: 30, height: 20 }));
+
+    const everything = [];
+    for (const collection of ['posts', 'pages', 'book']) {
+      for (const status of ['published', 'draft', 'scheduled']) {
+        everything.push(...expectSuccess(await request('GET', `/content/${collection}?status=${status}&limit=100`)).items);
+      }
+    }
+    expect(everything).toHaveLength(11);
+    const text = JSON.stringify(everything.map((entry: { data: unknown }) => entry.data));
+    expect(text).not.toContain(`${wpcom.origin}/files/`);
+    expect(text).toContain(media.body.urlMap[`${wpcom.files}/sunset.png`]);
+    expect(text).toContain(media.body.urlMap[`${wpcom.files}/harbour.png`]);
+  });
+});
