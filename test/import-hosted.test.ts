@@ -154,6 +154,10 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
     // The denial used the state up.
     expect(issuePaths(await request('GET', `/import/legacy/callback?state=${state}&code=code-1`))).toEqual(['state']);
 
+    // A callback without the code (nor an error) is a 400 naming it.
+    const bare = new URL(expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin })).authorizeUrl);
+    expect(issuePaths(await request('GET', `/import/legacy/callback?state=${bare.searchParams.get('state')}`))).toEqual(['code']);
+
     // A code WordPress.com did not issue is refused at its token endpoint.
     const again = new URL(expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin })).authorizeUrl);
     const refused = await request('GET', `/import/legacy/callback?state=${again.searchParams.get('state')}&code=forged`);

@@ -30,6 +30,9 @@ export interface Forbidden {
   forbidden: string;
 }
 
+/** An answer, or the 403 the caller may skip past. */
+type Answer<T> = { body: T } | Forbidden;
+
 export interface WpcomOptions {
   config: Config;
   accessToken?: string;
@@ -56,12 +59,12 @@ export class WpcomApi {
   /** `/rest/v1.1/<path>` with the query, as JSON. */
   async get<T>(path: string, query: Record<string, string | number> = {}): Promise<T> {
     const answer = await this.request<T>(path, query);
-    if (isForbidden(answer)) throw refusal(path, 403, { message: answer.forbidden });
-    return answer;
+    if ('forbidden' in answer) throw refusal(path, 403, { message: answer.forbidden });
+    return answer.body;
   }
 
-  /** As `get`, but a 403 that is not about the token is returned (the caller skips what it may not read). */
-  async getUnlessForbidden<T>(path: string, query: Record<string, string | number> = {}): Promise<T | Forbidden> {
+  /** As `get`, but a 403 that is not about the token is an answer (the caller skips what it may not read). */
+  async getUnlessForbidden<T>(path: string, query: Record<string, string | number> = {}): Promise<Answer<T>> {
     return this.request<T>(path, query);
   }
 
@@ -69,29 +72,34 @@ export class WpcomApi {
    * Every page of a list: by `page_handle` where the answer's `meta.next_page` gives one (posts),
    * else by page number until `found` items have come or a page is empty.
    */
-  async *pages<T>(path: string, key: string, query: Record<string, string | number> = {}, perPage = 100): AsyncGenerator<T[] | Forbidden> {
+  async *pages<T>(path: string, key: string, query: Record<string, string | number> = {}, perPage = 100): AsyncGenerator<{ items: T[] } | Forbidden> {
     let page = 1;
     let handle: string | undefined;
     let seen = 0;
     for (;;) {
       const paging: Record<string, string | number> = handle === undefined ? { page } : { page_handle: handle };
       const answer = await this.request<Record<string, unknown>>(path, { ...query, number: perPage, ...paging });
-      if (isForbidden(answer)) {
+      if ('forbidden' in answer) {
         yield answer;
         return;
       }
-      const items = Array.isArray(answer[key]) ? (answer[key] as T[]) : [];
-      if (items.length > 0) yield items;
+      const { body } = answer;
+      const items = Array.isArray(body[key]) ? (body[key] as T[]) : [];
+      if (items.length > 0) yield { items };
       seen += items.length;
-      const next = (answer.meta as { next_page?: unknown } | undefined)?.next_page;
-      const found = typeof answer.found === 'number' ? answer.found : undefined;
-      if (typeof next === 'string' && next !== '' && items.length > 0) handle = next;
-      else if (items.length > 0 && found !== undefined && seen < found) page += 1;
+      const next = (body.meta as { next_page?: unknown } | undefined)?.next_page;
+      const found = typeof body.found === 'number' ? body.found : undefined;
+      // An empty page, or a handle given twice, ends the list: a broken answer cannot loop forever.
+      if (items.length === 0) return;
+      if (typeof next === 'string' && next !== '') {
+        if (next === handle) return;
+        handle = next;
+      } else if (handle === undefined && found !== undefined && seen < found) page += 1;
       else return;
     }
   }
 
-  private async request<T>(path: string, query: Record<string, string | number>): Promise<T | Forbidden> {
+  private async request<T>(path: string, query: Record<string, string | number>): Promise<Answer<T>> {
     const { config, accessToken, signal } = this.#options;
     const { timeoutMs, retries, retryDelayMs } = config.import.wpcom;
     const url = new URL(`${config.import.wpcom.apiUrl}/rest/v1.1/${path}`);
@@ -109,7 +117,10 @@ export class WpcomApi {
           headers: { accept: 'application/json', ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) },
         });
         const body = parseJson(response.body);
-        if (response.status >= 200 && response.status < 300 && body !== undefined) return body as T;
+        if (response.status >= 200 && response.status < 300) {
+          if (body !== null && typeof body === 'object') return { body: body as T };
+          throw busy(path, `the answer (${response.status}) is not a JSON object`);
+        }
         if (response.status === 429 || response.status >= 500) {
           problem = `WordPress.com answered ${response.status}`;
           const after = retryAfterMs(response.headers['retry-after']);
@@ -132,10 +143,6 @@ export class WpcomApi {
       await sleep(wait, undefined, signal ? { signal } : {});
     }
   }
-}
-
-function isForbidden(answer: unknown): answer is Forbidden {
-  return answer !== null && typeof answer === 'object' && typeof (answer as Forbidden).forbidden === 'string' && Object.keys(answer).length === 1;
 }
 
 function parseJson(bytes: Buffer): unknown {

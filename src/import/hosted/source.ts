@@ -2,7 +2,7 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { attachmentKind, notContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedTerm, PostTypeAnalysis, ProbeContext, ProbeResult, SourceAnalysis, SourceContext, SourceInput } from '../sources/types.ts';
 import { agreeingType, decodeSlug, metaFieldSlug } from '../wxr/normalize.ts';
-import { siteIdentifier, sourceName, WpcomApi, type Forbidden } from './api.ts';
+import { siteIdentifier, sourceName, WpcomApi } from './api.ts';
 import { authorLogin, normalizeMedia, normalizePost, normalizeTerm, parentOf, postMeta, type WpcomMedia, type WpcomPost, type WpcomSite, type WpcomTerm, type WpcomUser } from './records.ts';
 
 /**
@@ -35,14 +35,11 @@ function connectionOf(input: SourceInput, context: SourceContext): Connection {
   return { api: new WpcomApi({ config: context.config, accessToken: input.accessToken, signal: context.signal }), site: encodeURIComponent(siteIdentifier(input.url)), url: input.url };
 }
 
-function isForbidden<T>(page: T[] | Forbidden): page is Forbidden {
-  return !Array.isArray(page);
-}
-
 /** The content post types the API lists for the site; post and page when it will not say. */
 async function postTypesOf({ api, site }: Connection): Promise<string[]> {
   const answer = await api.getUnlessForbidden<{ post_types?: { name: string; api_queryable?: boolean }[] }>(`sites/${site}/post-types`);
-  const listed = 'forbidden' in answer || !Array.isArray(answer.post_types) ? [{ name: 'post' }, { name: 'page' }] : answer.post_types.filter((type) => type.api_queryable !== false);
+  const types = 'forbidden' in answer ? undefined : answer.body.post_types;
+  const listed = Array.isArray(types) ? types.filter((type) => type.api_queryable !== false) : [{ name: 'post' }, { name: 'page' }];
   return listed.map((type) => type.name).filter((name) => !notListed.has(name));
 }
 
@@ -50,15 +47,15 @@ async function postTypesOf({ api, site }: Connection): Promise<string[]> {
 async function* postsOf({ api, site }: Connection, type: string): AsyncGenerator<{ post: WpcomPost } | { status: string; forbidden: string }> {
   for (const status of statuses) {
     for await (const page of api.pages<WpcomPost>(`sites/${site}/posts/`, 'posts', { type, status, context: 'edit' })) {
-      if (isForbidden(page)) yield { status, forbidden: page.forbidden };
-      else for (const post of page) yield { post };
+      if ('forbidden' in page) yield { status, forbidden: page.forbidden };
+      else for (const post of page.items) yield { post };
     }
   }
 }
 
 /** Every item of a list the token may read; nothing when it may not. */
 async function* listOf<T>({ api, site }: Connection, path: string, key: string, query: Record<string, string | number> = {}): AsyncGenerator<T> {
-  for await (const page of api.pages<T>(`sites/${site}/${path}`, key, query)) if (!isForbidden(page)) yield* page;
+  for await (const page of api.pages<T>(`sites/${site}/${path}`, key, query)) if (!('forbidden' in page)) yield* page.items;
 }
 
 /** Categories and tags, parents named by slug as an export names them. */
