@@ -103,6 +103,15 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
     expect(await analysesCount()).toBe(before);
   });
 
+  it('probes a private WordPress.com site (the API answers 403 without a token) as likely hosted, and offers the connection', async () => {
+    const privateSite = wpcom.origin.replace('127.0.0.1', 'localhost');
+    const probe = expectSuccess(await request('POST', '/import/probe', { url: privateSite }));
+    expect(probe).toMatchObject({ platform: 'wordpress.com', sourceId: 'legacy-hosted', confidence: 'likely', detected: { private: true, counts: { posts: null } }, suggestedAction: { action: 'connect-oauth' } });
+    expect(new URL(probe.suggestedAction.connectUrl).searchParams.get('url')).toBe(privateSite);
+    // A site WordPress.com does not know is not its: no platform answers.
+    expect(expectSuccess(await request('POST', '/import/probe', { url: 'http://127.0.0.2:9/' }))).toMatchObject({ platform: 'unknown', suggestedAction: { action: 'upload-file' } });
+  });
+
   it('refuses a site WordPress.com does not know (400)', async () => {
     const response = await analyzeSite(fullToken, 'https://nobody.example');
     expect(expectError(response, 400, 'VALIDATION_ERROR').message).toMatch(/^legacy-hosted: WordPress.com has no such site/);

@@ -7,7 +7,8 @@ import { tinyPng } from './media.ts';
  * (v1.1: `/sites/$site`, `/posts/` paged by `page_handle`, `/categories`, `/tags`, `/media` and
  * `/users` paged by `page`, `/post-types`) and its OAuth endpoints (`/oauth2/authorize`, which
  * here approves at once and sends the browser back, and `/oauth2/token`). One site lives at the
- * server's own origin, its media under `/files/`. Faults can be queued per path: a 429 with
+ * server's own origin, its media under `/files/`; the same server named `localhost` is a private
+ * site, whose API answers a request without a token 403. Faults can be queued per path: a 429 with
  * `Retry-After`, a 5xx, an answer that never comes in time.
  */
 
@@ -189,6 +190,8 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
     const parts = url.pathname.slice('/rest/v1.1/'.length).split('/').filter(Boolean);
     if (parts[0] !== 'sites' || !parts[1]) return json(404, { error: 'unknown_endpoint', message: 'Unknown endpoint' });
     const site = decodeURIComponent(parts[1]);
+    // The same server as `localhost`: a private site, whose API answers strangers 403.
+    if (site.startsWith('localhost:') && token === undefined) return json(403, { error: 'unauthorized', message: 'API calls to this blog have been disabled.' });
     if (site !== new URL(origin).host && site !== '4242') return json(404, { error: 'unknown_blog', message: 'Unknown blog' });
     const number = Math.min(Number(url.searchParams.get('number') ?? 20), 100);
     const page = Number(url.searchParams.get('page') ?? 1);

@@ -31,7 +31,7 @@ export interface Forbidden {
 }
 
 /** An answer, or the 403 the caller may skip past. */
-type Answer<T> = { body: T } | Forbidden;
+export type Answer<T> = { body: T } | Forbidden;
 
 export interface WpcomOptions {
   config: Config;

@@ -2,7 +2,7 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { attachmentKind, notContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedTerm, PostTypeAnalysis, ProbeContext, ProbeResult, SourceAnalysis, SourceContext, SourceInput } from '../sources/types.ts';
 import { agreeingType, decodeSlug, metaFieldSlug } from '../wxr/normalize.ts';
-import { siteIdentifier, sourceName, WpcomApi } from './api.ts';
+import { siteIdentifier, sourceName, WpcomApi, type Answer } from './api.ts';
 import { authorLogin, normalizeMedia, normalizePost, normalizeTerm, parentOf, postMeta, type WpcomMedia, type WpcomPost, type WpcomSite, type WpcomTerm, type WpcomUser } from './records.ts';
 
 /**
@@ -181,37 +181,45 @@ async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGe
 /**
  * A WordPress.com site answers the public API's site endpoint with its ID without a token; a
  * Jetpack-connected self-hosted site answers too, but is left to `legacy-rest` (its export file has
- * everything). Public counts come from the lists' `found`.
+ * everything). A private WordPress.com site answers 403 (its content is for members), which still
+ * says it is there: the connection is offered, less surely. Public counts come from the lists' `found`.
  */
 async function probeHosted(url: string, context: ProbeContext): Promise<ProbeResult | null> {
   const site = encodeURIComponent(siteIdentifier(url));
-  const read = async <T>(path: string, query: Record<string, string | number> = {}): Promise<T | undefined> => {
+  const read = async <T>(path: string, query: Record<string, string | number> = {}): Promise<Answer<T> | undefined> => {
     const timeoutMs = context.deadline - Date.now();
     if (timeoutMs <= 0) return undefined;
     try {
-      return await new WpcomApi({ config: context.config, timeoutMs, retries: 0 }).get<T>(path, query);
+      return await new WpcomApi({ config: context.config, timeoutMs, retries: 0 }).getUnlessForbidden<T>(path, query);
     } catch (error) {
       if (error instanceof AppError) return undefined;
       throw error;
     }
   };
-  const info = await read<WpcomSite>(`sites/${site}`);
-  if (!info || typeof info.ID !== 'number' || info.jetpack) return null;
-  const found = async (path: string, query: Record<string, string | number>) => (await read<{ found?: unknown }>(path, { ...query, number: 1, fields: 'ID' }))?.found;
+  const answer = await read<WpcomSite>(`sites/${site}`);
+  if (!answer) return null;
+  const detected = { platform: 'wordpress.com', hosting: 'hosted' };
+  if ('forbidden' in answer) {
+    return { sourceId: sourceName, confidence: 'likely', detected: { ...detected, title: '', siteUrl: url, private: true, counts: { posts: null, pages: null, media: null } } };
+  }
+  const info = answer.body;
+  if (typeof info.ID !== 'number' || info.jetpack) return null;
+  const found = async (path: string, query: Record<string, string | number>) => {
+    const list = await read<{ found?: unknown }>(path, { ...query, number: 1, fields: 'ID' });
+    return list && 'body' in list && typeof list.body.found === 'number' && Number.isInteger(list.body.found) && list.body.found >= 0 ? list.body.found : null;
+  };
   const [posts, pages, media] = await Promise.all([found(`sites/${site}/posts/`, { type: 'post' }), found(`sites/${site}/posts/`, { type: 'page' }), found(`sites/${site}/media`, {})]);
-  const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
   return {
     sourceId: sourceName,
     confidence: 'definite',
     detected: {
-      platform: 'wordpress.com',
-      hosting: 'hosted',
+      ...detected,
       title: info.name ?? '',
       ...(info.description ? { description: info.description } : {}),
       siteUrl: info.URL ?? url,
       siteId: info.ID,
       ...(info.is_private !== undefined ? { private: info.is_private } : {}),
-      counts: { posts: count(posts), pages: count(pages), media: count(media) },
+      counts: { posts, pages, media },
     },
   };
 }
