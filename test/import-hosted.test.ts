@@ -282,5 +282,13 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     expect(text).not.toContain(`${wpcom.origin}/files/`);
     expect(text).toContain(media.body.urlMap[`${wpcom.files}/sunset.png`]);
     expect(text).toContain(media.body.urlMap[`${wpcom.files}/harbour.png`]);
+
+    // The same site again, with the token the client now holds: nothing made twice.
+    const second = expectCreated(await request('POST', '/import/legacy/analyze', { source: 'legacy-hosted', url: wpcom.origin, accessToken: fullToken }));
+    const rerun = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: second.analysisId, options: { includeMedia: true } })).item;
+    await testJobRunner(t).runDue();
+    const report = expectSuccess(await request('GET', `/import/jobs/${rerun.id}`)).item.report;
+    expect(report).toMatchObject({ alreadyImported: 11 + 2, failed: [] });
+    expect(Object.values(report.counts).every((count) => count === 0)).toBe(true);
   });
 });
