@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepExpired } from '../src/system/housekeeping.ts';
 import { api, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 import { testJobRunner } from './support/jobs.ts';
@@ -171,6 +172,17 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
     const again = new URL(expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin })).authorizeUrl);
     const refused = await request('GET', `/import/legacy/callback?state=${again.searchParams.get('state')}&code=forged`);
     expect(expectError(refused, 400, 'VALIDATION_ERROR').message).toMatch(/^legacy-hosted: WordPress.com refused the authorization code \(invalid_grant/);
+  });
+
+  it('lets a connection lapse after ten minutes, and housekeeping sweeps it', async () => {
+    const started = new URL(expectSuccess(await request('POST', '/import/legacy/connect', { url: wpcom.origin })).authorizeUrl);
+    const pending = async () => (await t.db.kysely.selectFrom('import_connections').select('state_hash').execute()).length;
+    const before = await pending();
+    t.clock.advance(10 * 60_000 + 1);
+    await sweepExpired(t.db, t.clock);
+    expect(await pending()).toBe(0);
+    expect(before).toBeGreaterThan(0);
+    expect(issuePaths(await request('GET', `/import/legacy/callback?state=${started.searchParams.get('state')}&code=code-9`))).toEqual(['state']);
   });
 
   it('answers 503 naming the missing configuration when the deployment has no WordPress.com application', async () => {
