@@ -4,6 +4,7 @@ import { api, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 import { testJobRunner } from './support/jobs.ts';
 import { clientId, clientSecret, expiredToken, fullToken, limitedToken, startWpcomFixture, type WpcomFixture } from './support/wpcom.ts';
+import { analyze } from './support/wxr.ts';
 
 /**
  * `legacy-hosted`: a WordPress.com site read through its REST API with an OAuth token, against a
@@ -302,5 +303,48 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     const report = expectSuccess(await request('GET', `/import/jobs/${rerun.id}`)).item.report;
     expect(report).toMatchObject({ alreadyImported: 11 + 2, failed: [] });
     expect(Object.values(report.counts).every((count) => count === 0)).toBe(true);
+  });
+});
+
+describe('Import: a WordPress.com site whose export file was imported before', () => {
+  let wpcom: WpcomFixture;
+  let t: TestApp;
+  const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
+
+  beforeAll(async () => {
+    wpcom = await startWpcomFixture(0);
+    t = await createTestApp(settings(wpcom));
+  });
+  afterAll(async () => {
+    await t.close();
+    await wpcom.close();
+  });
+
+  it('finds what the export made (same site, same ids) and makes it no second time', async () => {
+    const exportFile = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Hosted fixture</title><link>${wpcom.origin}</link><wp:wxr_version>1.2</wp:wxr_version><wp:base_site_url>${wpcom.origin}</wp:base_site_url><wp:base_blog_url>${wpcom.origin}</wp:base_blog_url>
+  <wp:author><wp:author_login>alice</wp:author_login><wp:author_display_name>Alice Author</wp:author_display_name></wp:author>
+  <wp:category><wp:term_id>3</wp:term_id><wp:category_nicename>updates</wp:category_nicename><wp:category_parent></wp:category_parent><wp:cat_name>Updates</wp:cat_name></wp:category>
+  <item><title>Sunset over the bay</title><dc:creator>alice</dc:creator><wp:post_id>1</wp:post_id><wp:post_type>post</wp:post_type><wp:status>publish</wp:status><wp:post_name>sunset</wp:post_name><wp:post_date_gmt>2024-05-01 08:00:00</wp:post_date_gmt>
+    <content:encoded><![CDATA[<p>From the export</p>]]></content:encoded></item>
+  <item><title>Sunset</title><wp:post_id>501</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_name>sunset-image</wp:post_name><wp:attachment_url>${wpcom.files}/sunset.png</wp:attachment_url></item>
+</channel></rss>`;
+    const fromFile = expectCreated(await analyze(t, Buffer.from(exportFile)));
+    expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: fromFile.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
+    expectCreated(await request('POST', '/import/legacy/execute', { analysisId: fromFile.analysisId, options: { includeMedia: true } }));
+    await testJobRunner(t).runDue();
+
+    const live = expectCreated(await request('POST', '/import/legacy/analyze', { source: 'legacy-hosted', url: wpcom.origin, accessToken: fullToken }));
+    expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: live.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }, { name: 'page', collection: 'pages', enabled: true }, { name: 'book', collection: 'book', enabled: true }] }));
+    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: live.analysisId, options: { includeMedia: true } })).item;
+    await testJobRunner(t).runDue();
+    const report = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item.report;
+    // The post and the attachment the export made are left as they are; the other four posts, two pages and the book are new.
+    expect(report).toMatchObject({ counts: { posts: 4, pages: 2, book: 1 }, alreadyImported: 2, failed: [] });
+    expect(report.warnings.filter((warning: { message: string }) => /renamed/.test(warning.message))).toEqual([]);
+    expect(expectSuccess(await request('GET', '/content/posts/sunset')).item.data.content).toEqual([expect.objectContaining({ children: [expect.objectContaining({ text: 'From the export' })] })]);
+    // Alice has one byline, whichever source met her first.
+    expect(expectSuccess(await request('GET', '/bylines')).items.filter((byline: { displayName: string }) => byline.displayName === 'Alice Author')).toHaveLength(1);
   });
 });
