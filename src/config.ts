@@ -44,6 +44,20 @@ export interface ImportConfig {
   media: { concurrency: number; timeoutMs: number; retries: number; retryDelayMs: number };
   /** The most bytes the media library may hold; an import that would pass it stops (import.md §7). Undefined: no quota. */
   mediaQuota: number | undefined;
+  /** WordPress.com (the `legacy-hosted` source, src/import/hosted/): where its API is, this deployment's application, how requests are tried. */
+  wpcom: WpcomConfig;
+}
+
+export interface WpcomConfig {
+  /** The API's base: its REST API under `/rest/v1.1`, OAuth under `/oauth2` (tests name a loopback server). */
+  apiUrl: string;
+  /** The application registered with WordPress.com; both unset: connecting is not offered. */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** One API request's time limit, and how often a timeout, 429 or 5xx is tried again after a pause doubled each time. */
+  timeoutMs: number;
+  retries: number;
+  retryDelayMs: number;
 }
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
@@ -133,6 +147,12 @@ export const configVariables = {
   IMPORT_MEDIA_RETRIES: 'importMediaRetries',
   IMPORT_MEDIA_RETRY_DELAY_MS: 'importMediaRetryDelayMs',
   MEDIA_STORAGE_QUOTA: 'mediaStorageQuota',
+  WPCOM_API_URL: 'wpcomApiUrl',
+  WPCOM_CLIENT_ID: 'wpcomClientId',
+  WPCOM_CLIENT_SECRET: 'wpcomClientSecret',
+  IMPORT_API_TIMEOUT_MS: 'importApiTimeoutMs',
+  IMPORT_API_RETRIES: 'importApiRetries',
+  IMPORT_API_RETRY_DELAY_MS: 'importApiRetryDelayMs',
   TRUST_PROXY: 'trustProxy',
   OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'outgoingAllowPrivateAddresses',
   SMTP_URL: 'smtpUrl',
@@ -276,6 +296,12 @@ const rawSchema = z.object({
   IMPORT_MEDIA_RETRIES: integer(0, 10).default(2),
   IMPORT_MEDIA_RETRY_DELAY_MS: integer(0, 60_000).default(1000),
   MEDIA_STORAGE_QUOTA: byteSize.optional(),
+  WPCOM_API_URL: httpUrl.default('https://public-api.wordpress.com'),
+  WPCOM_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be the client ID WordPress.com gave the application').optional(),
+  WPCOM_CLIENT_SECRET: z.string().min(1).optional(),
+  IMPORT_API_TIMEOUT_MS: integer(100, 600_000).default(30_000),
+  IMPORT_API_RETRIES: integer(0, 10).default(3),
+  IMPORT_API_RETRY_DELAY_MS: integer(0, 60_000).default(1000),
   TRUST_PROXY: z
     .string()
     .default('false')
@@ -353,6 +379,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (raw.SMTP_URL !== undefined && raw.SMTP_HOST !== undefined) {
     throw new ConfigError(['SMTP_URL (--smtp-url) and SMTP_HOST (--smtp-host) are two ways to say the same thing: set one']);
   }
+  if ((raw.WPCOM_CLIENT_ID === undefined) !== (raw.WPCOM_CLIENT_SECRET === undefined)) {
+    throw new ConfigError(['WPCOM_CLIENT_ID (--wpcom-client-id) and WPCOM_CLIENT_SECRET (--wpcom-client-secret) go together: set both, or neither']);
+  }
   if (raw.SESSION_MAX_AGE < raw.SESSION_IDLE_TIMEOUT) {
     throw new ConfigError(['SESSION_MAX_AGE (--session-max-age) must be at least SESSION_IDLE_TIMEOUT (--session-idle-timeout)']);
   }
@@ -391,6 +420,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
       sources: raw.IMPORT_SOURCES,
       media: { concurrency: raw.IMPORT_MEDIA_CONCURRENCY, timeoutMs: raw.IMPORT_MEDIA_TIMEOUT_MS, retries: raw.IMPORT_MEDIA_RETRIES, retryDelayMs: raw.IMPORT_MEDIA_RETRY_DELAY_MS },
       mediaQuota: raw.MEDIA_STORAGE_QUOTA,
+      wpcom: {
+        apiUrl: raw.WPCOM_API_URL,
+        clientId: raw.WPCOM_CLIENT_ID,
+        clientSecret: raw.WPCOM_CLIENT_SECRET,
+        timeoutMs: raw.IMPORT_API_TIMEOUT_MS,
+        retries: raw.IMPORT_API_RETRIES,
+        retryDelayMs: raw.IMPORT_API_RETRY_DELAY_MS,
+      },
     },
     trustProxy: raw.TRUST_PROXY,
     outgoingAllowPrivate: raw.OUTGOING_ALLOW_PRIVATE_ADDRESSES,

@@ -30,7 +30,7 @@ describe('loadConfig defaults', () => {
       schedulerIntervalMs: 1000,
       jobConcurrency: 4,
       jobLeaseMs: 30_000,
-      import: { uploadLimit: 1024 * 1024 * 1024, sources: [], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined },
+      import: { uploadLimit: 1024 * 1024 * 1024, sources: [], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined, wpcom: { apiUrl: 'https://public-api.wordpress.com', clientId: undefined, clientSecret: undefined, timeoutMs: 30_000, retries: 3, retryDelayMs: 1000 } },
       trustProxy: 0,
       outgoingAllowPrivate: false,
       smtp: undefined,
@@ -95,6 +95,12 @@ describe('loadConfig values', () => {
       IMPORT_MEDIA_RETRIES: '0',
       IMPORT_MEDIA_RETRY_DELAY_MS: '50',
       MEDIA_STORAGE_QUOTA: '5gb',
+      WPCOM_API_URL: 'http://127.0.0.1:9000/',
+      WPCOM_CLIENT_ID: '12345',
+      WPCOM_CLIENT_SECRET: 'wpcom-secret',
+      IMPORT_API_TIMEOUT_MS: '2000',
+      IMPORT_API_RETRIES: '1',
+      IMPORT_API_RETRY_DELAY_MS: '10',
       TRUST_PROXY: '2',
       OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true',
       SMTP_HOST: 'smtp.example',
@@ -132,6 +138,7 @@ describe('loadConfig values', () => {
         sources: ['./sources/ghost.ts', '@acme/folio-import-blogger'],
         media: { concurrency: 2, timeoutMs: 5000, retries: 0, retryDelayMs: 50 },
         mediaQuota: 5 * 1024 * 1024 * 1024,
+        wpcom: { apiUrl: 'http://127.0.0.1:9000', clientId: '12345', clientSecret: 'wpcom-secret', timeoutMs: 2000, retries: 1, retryDelayMs: 10 },
       },
       trustProxy: 2,
       outgoingAllowPrivate: true,
@@ -155,6 +162,13 @@ describe('loadConfig values', () => {
     expect(configError({ SMTP_URL: 'smtp://a.example', SMTP_HOST: 'b.example' }).message).toContain('set one');
     expect(configError({ SESSION_IDLE_TIMEOUT: '2d', SESSION_MAX_AGE: '1d' }).message).toContain('SESSION_MAX_AGE');
     expect(configError({ SESSION_IDLE_TIMEOUT: '10s' }).message).toContain('SESSION_IDLE_TIMEOUT');
+  });
+
+  it('wants the WordPress.com application credentials together, and an http(s) API URL', () => {
+    expect(configError({ WPCOM_CLIENT_ID: '12345' }).message).toContain('WPCOM_CLIENT_SECRET');
+    expect(configError({ WPCOM_CLIENT_SECRET: 'secret-value' }).message).toContain('go together');
+    expect(configError({ WPCOM_API_URL: 'ftp://api.example' }).message).toContain('WPCOM_API_URL');
+    expect(configError({ IMPORT_API_TIMEOUT_MS: '5' }).message).toContain('IMPORT_API_TIMEOUT_MS');
   });
 
   it('accepts port 0 (any free port) and the port range ends', () => {
@@ -318,7 +332,7 @@ describe('flags override the environment', () => {
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
       jobLeaseMs: 2000,
-      import: { uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined },
+      import: { uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined, wpcom: { apiUrl: 'https://public-api.wordpress.com', clientId: undefined, clientSecret: undefined, timeoutMs: 30_000, retries: 3, retryDelayMs: 1000 } },
       trustProxy: 0,
       outgoingAllowPrivate: false,
       smtp: undefined,

@@ -349,6 +349,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   audit_events: AuditEventsTable;
   import_analyses: ImportAnalysesTable;
+  import_connections: ImportConnectionsTable;
   import_items: ImportItemsTable;
   import_notes: ImportNotesTable;
   bylines: BylinesTable;
@@ -517,6 +518,18 @@ export interface ImportAnalysesTable {
   source_key: string;
   summary: string;
   created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  /** What a live-site source reads (JSON: `{type: 'oauth', url, accessToken}`, migration 0014); null for an upload. */
+  input: string | null;
+}
+
+/** A WordPress.com connection under way (migration 0014): its state, used once, bound to the admin who started it. */
+export interface ImportConnectionsTable {
+  state_hash: string;
+  user_id: string;
+  site_url: string;
+  redirect_uri: string;
   created_at: string;
   expires_at: string;
 }

@@ -19,7 +19,7 @@ export const analysisLifetimeMs = 24 * 3_600_000;
 export type AnalysisView = z.infer<typeof AnalysisSchema>;
 
 /** A stored upload as the source reads it: its bytes from media storage, as often as asked. */
-export function storedFile(ctx: Pick<AuthorizedContext, 'storage'>, key: string, filename: string): SourceInput {
+function storedFile(ctx: Pick<AuthorizedContext, 'storage'>, key: string, filename: string): SourceInput {
   return { type: 'file', file: () => ctx.storage.read(key), filename };
 }
 
@@ -65,21 +65,30 @@ export async function receiveUpload(ctx: AuthorizedContext, parts: MultipartBody
 
 /** Analyses a stored upload with the source and records the analysis; the file is removed if it cannot be read. */
 export async function analyzeUpload(ctx: AuthorizedContext, sourceId: string, upload: { key: string; filename: string; size: number }): Promise<AnalysisView> {
-  const source = await requireSource(ctx.config, sourceId);
-  let analysis: SourceAnalysis;
   try {
-    analysis = await source.analyze(storedFile(ctx, upload.key, upload.filename), {});
+    return await recordAnalysis(ctx, sourceId, storedFile(ctx, upload.key, upload.filename), { storage_key: upload.key, filename: upload.filename, size: upload.size, input: null });
   } catch (error) {
     await ctx.storage.delete([upload.key]);
     throw error;
   }
+}
+
+/**
+ * Analyses a live site (`legacy-hosted` with its access token): nothing is stored but what the source
+ * reads, kept with the analysis (and removed with it) so the import job can read the site again.
+ */
+export async function analyzeSite(ctx: AuthorizedContext, sourceId: string, input: Extract<SourceInput, { type: 'oauth' | 'url' }>): Promise<AnalysisView> {
+  return recordAnalysis(ctx, sourceId, input, { storage_key: '', filename: input.url, size: 0, input: JSON.stringify(input) });
+}
+
+async function recordAnalysis(ctx: AuthorizedContext, sourceId: string, input: SourceInput, stored: Pick<store.AnalysisRow, 'storage_key' | 'filename' | 'size' | 'input'>): Promise<AnalysisView> {
+  const source = await requireSource(ctx.config, sourceId);
+  const analysis = await source.analyze(input, { config: ctx.config });
   const now = ctx.clock.now();
   const row: store.AnalysisRow = {
     id: newId(),
     source: source.id,
-    storage_key: upload.key,
-    filename: upload.filename,
-    size: upload.size,
+    ...stored,
     source_key: analysis.sourceKey,
     summary: JSON.stringify(analysis),
     created_by: ctx.actor?.userId ?? null,
@@ -90,9 +99,15 @@ export async function analyzeUpload(ctx: AuthorizedContext, sourceId: string, up
   return describeAnalysis(ctx.db, row);
 }
 
+/** What the analysis' source reads: the stored upload, or the live site it was given. */
+export function analysisInput(ctx: Pick<AuthorizedContext, 'storage'>, row: store.AnalysisRow): SourceInput {
+  return row.input === null ? storedFile(ctx, row.storage_key, row.filename) : (JSON.parse(row.input) as SourceInput);
+}
+
 /** Drops analyses past their lifetime and their files. */
 export async function removeExpiredAnalyses(ctx: Pick<AuthorizedContext, 'db' | 'storage' | 'clock'>): Promise<void> {
-  const keys = await store.deleteExpiredAnalyses(ctx.db, isoNow(ctx.clock));
+  // A live site's analysis has no file (an empty key).
+  const keys = (await store.deleteExpiredAnalyses(ctx.db, isoNow(ctx.clock))).filter((key) => key !== '');
   if (keys.length > 0) await ctx.storage.delete(keys);
 }
 

@@ -3,7 +3,7 @@ import { systemPrincipal } from '../core/context.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { defineJob, type JobKind } from '../jobs/types.ts';
 import { readSettings } from '../settings/read.ts';
-import { storedFile, summaryOf } from './analysis.ts';
+import { analysisInput, summaryOf } from './analysis.ts';
 import { batchSize, writeBatch } from './batch.ts';
 import { linkItems } from './links.ts';
 import { importJobMedia } from './media/job-phase.ts';
@@ -54,7 +54,7 @@ export const importJob = defineJob({
     const analysis = await store.findAnalysis(ctx.db, job.payload.analysisId);
     if (!analysis) throw new Error(`The analysis ${job.payload.analysisId} of this import is gone`);
     const source = await requireSource(ctx.config, analysis.source);
-    const input = storedFile(ctx, analysis.storage_key, analysis.filename);
+    const input = analysisInput(ctx, analysis);
     const total = totalOf(summaryOf(analysis));
     const run: ImportRun = {
       ctx,
@@ -76,7 +76,7 @@ export const importJob = defineJob({
     // The structure comes first in an export: read up to the first item.
     const authors: NormalizedAuthor[] = [];
     const terms: NormalizedTerm[] = [];
-    for await (const record of source.fetchContent(input, { signal: job.signal })) {
+    for await (const record of source.fetchContent(input, { config: ctx.config, signal: job.signal })) {
       if (record.kind === 'author') authors.push(record.author);
       else if (record.kind === 'term') terms.push(record.term);
       else break;
@@ -92,7 +92,7 @@ export const importJob = defineJob({
       batch = [];
       await report({ phase: 'items', processed: Math.min(processed, total), total });
     };
-    for await (const record of source.fetchContent(input, { signal: job.signal })) {
+    for await (const record of source.fetchContent(input, { config: ctx.config, signal: job.signal })) {
       if (record.kind === 'author' || record.kind === 'term') continue;
       batch.push(record);
       if (batch.length >= batchSize) await flush();

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { access, defineOperation } from '../core/operation.ts';
 import type { MultipartBody } from '../http/body.ts';
-import { analyzeUpload, describeAnalysis, receiveUpload, removeExpiredAnalyses, requireAnalysis, type AnalysisView } from './analysis.ts';
+import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, removeExpiredAnalyses, requireAnalysis, type AnalysisView } from './analysis.ts';
+import { finishConnection, startConnection, type ConnectAnswer } from './hosted/connect.ts';
 import { jobView, requireImportJob } from './job-view.ts';
 import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
@@ -11,21 +12,45 @@ import { importAttachments } from './media/import-media.ts';
 import type { MediaImportRun } from './media/lines.ts';
 import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
 import { probeUrl, type ProbeAnswer } from './probe.ts';
-import type { MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
+import type { CallbackQuery, ConnectBody, HostedAnalyzeBody, MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
 
 /** Every import endpoint is for admins (issue 15; DECISIONS §2 `admin`). */
 const importAccess = access.scope('admin');
 
-/** The file the export source reads; live-site sources (issue 16) add theirs beside it. */
+/** The source of an uploaded file; a live site names its source in the JSON body. */
 const fileSource = 'wxr';
 
+/** `POST /import/legacy/analyze`: an export file (multipart), or a live site with its access token (JSON). */
 export const analyzeImport = defineOperation({
   name: 'import.analyze',
   access: importAccess,
-  async run(ctx, input: { parts: MultipartBody }): Promise<AnalysisView> {
+  async run(ctx, input: { form: 'json'; value: z.output<typeof HostedAnalyzeBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<AnalysisView> {
     await removeExpiredAnalyses(ctx);
+    if (input.form === 'json') return analyzeSite(ctx, input.value.source, { type: 'oauth', url: input.value.url, accessToken: input.value.accessToken });
     const upload = await receiveUpload(ctx, input.parts, []);
     return analyzeUpload(ctx, fileSource, upload);
+  },
+});
+
+/** `POST /import/legacy/connect`: WordPress.com's authorization page for the site, with a state bound to the admin. */
+export const connectImport = defineOperation({
+  name: 'import.connect',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof ConnectBody>): Promise<ConnectAnswer> {
+    return startConnection(ctx, input.url);
+  },
+});
+
+/** `GET /import/legacy/connect`: the same, for a browser, which is sent there. */
+export const connectRedirect = defineOperation({ ...connectImport, name: 'import.connectRedirect' });
+
+/** `GET /import/legacy/callback`: WordPress.com sent the admin back; the code becomes a token, and the site is analysed. */
+export const connectCallback = defineOperation({
+  name: 'import.connectCallback',
+  access: importAccess,
+  async run(ctx, input: z.output<typeof CallbackQuery>): Promise<AnalysisView> {
+    await removeExpiredAnalyses(ctx);
+    return finishConnection(ctx, input);
   },
 });
 

@@ -1,5 +1,6 @@
 import type { AuthorizedContext } from '../core/operation.ts';
 import { validationError } from '../core/errors.ts';
+import { apiBasePath } from '../http/paths.ts';
 import { outgoingUrlProblem } from '../net/outgoing.ts';
 import { importSources } from './sources/registry.ts';
 import type { ProbeResult } from './sources/types.ts';
@@ -15,7 +16,7 @@ export interface ProbeAnswer {
   sourceId: string | null;
   confidence: ProbeResult['confidence'] | null;
   detected: Record<string, unknown>;
-  suggestedAction: { action: 'connect-oauth' | 'upload-export' | 'upload-file'; message: string };
+  suggestedAction: { action: 'connect-oauth' | 'upload-export' | 'upload-file'; message: string; connectUrl?: string };
 }
 
 /**
@@ -28,7 +29,7 @@ export async function probeUrl(ctx: AuthorizedContext, url: string): Promise<Pro
   if (problem) throw validationError([{ path: 'url', message: problem }]);
   const deadline = Date.now() + probeDeadlineMs;
   const sources = (await importSources(ctx.config)).filter((source) => source.probe);
-  const results = await Promise.allSettled(sources.map((source) => source.probe!(url, { allowPrivate: ctx.config.outgoingAllowPrivate, deadline })));
+  const results = await Promise.allSettled(sources.map((source) => source.probe!(url, { config: ctx.config, deadline })));
   let best: ProbeResult | undefined;
   results.forEach((result, index) => {
     if (result.status === 'rejected') ctx.log.warn({ err: result.reason, source: sources[index]!.id }, 'import probe failed');
@@ -45,7 +46,11 @@ export async function probeUrl(ctx: AuthorizedContext, url: string): Promise<Pro
     confidence: best.confidence,
     detected: best.detected,
     suggestedAction: hosted
-      ? { action: 'connect-oauth', message: 'A hosted WordPress site: connect your account to import published, draft and private content with its media.' }
+      ? {
+          action: 'connect-oauth',
+          message: 'A hosted WordPress site: connect your account to import published, draft and private content with its media.',
+          connectUrl: `${ctx.baseUrl}${apiBasePath}/import/legacy/connect?${new URLSearchParams({ url: typeof best.detected.siteUrl === 'string' ? best.detected.siteUrl : url })}`,
+        }
       : {
           action: 'upload-export',
           message:

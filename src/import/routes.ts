@@ -1,8 +1,9 @@
 import type { Config } from '../config.ts';
 import { defineRoute } from '../http/route.ts';
+import { callbackPath } from './hosted/connect.ts';
 import { mediaLines } from './media/lines.ts';
-import { analyzeImport, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
-import { AnalysisResponse, ExecuteJsonBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
+import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
+import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteJsonBody, HostedAnalyzeBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -14,10 +15,39 @@ export const importRoutes = [
     method: 'post',
     path: '/import/legacy/analyze',
     tag,
-    summary: 'Analyse a WordPress export file (multipart: file): post types and their target collections, authors, taxonomies, menus, media; keeps the upload for execute',
+    summary:
+      'Analyse a WordPress export file (multipart: file), or a WordPress.com site with an access token (JSON: {source: "legacy-hosted", url, accessToken}): post types and their target collections, authors, taxonomies, menus, media; keeps the upload (or the site) for execute',
     operation: analyzeImport,
-    body: { multipart: { limit: uploadLimit, parts: { file: 'file' } } },
-    input: ({ body }) => ({ parts: body }),
+    body: { jsonOrMultipart: { json: HostedAnalyzeBody, multipart: { limit: uploadLimit, parts: { file: 'file' } } } },
+    input: ({ body }) => body,
+    status: 201,
+    response: AnalysisResponse,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/import/legacy/connect',
+    tag,
+    summary: 'Connect a WordPress.com site: redirects to its authorization page (WPCOM_CLIENT_ID and WPCOM_CLIENT_SECRET configured), which sends the admin back to the callback',
+    operation: connectRedirect,
+    query: ConnectQuery,
+    result: { kind: 'redirect', location: (answer) => answer.authorizeUrl },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/import/legacy/connect',
+    tag,
+    summary: 'Connect a WordPress.com site: the authorization page to send the admin to, for clients that open it themselves',
+    operation: connectImport,
+    body: ConnectBody,
+    response: ConnectResponse,
+  }),
+  defineRoute({
+    method: 'get',
+    path: callbackPath,
+    tag,
+    summary: 'Where WordPress.com sends the admin back: the state (used once, by the admin who connected) is checked, the code traded for an access token, and the site analysed',
+    operation: connectCallback,
+    query: CallbackQuery,
     status: 201,
     response: AnalysisResponse,
   }),

@@ -193,16 +193,44 @@ export const RewriteBody = z.strictObject({
     .describe('Old URL → new URL; without it, every file the media imports downloaded (the map stored with them)'),
 });
 
+/** `POST /import/legacy/analyze` with JSON: a live site read with an access token the client already holds. */
+export const HostedAnalyzeBody = z.strictObject({
+  source: z.enum(['legacy-hosted']).describe('The source reading the site: legacy-hosted (WordPress.com over OAuth)'),
+  url: HttpUrl.describe('The site\'s address, e.g. https://example.wordpress.com'),
+  accessToken: z.string().min(1).max(4096).describe('A WordPress.com OAuth access token for the site (the callback of GET /import/legacy/connect gets one)'),
+});
+
+export const ConnectQuery = z.strictObject({ url: HttpUrl.describe('The WordPress.com site to connect') });
+export const ConnectBody = ConnectQuery;
+
+export const ConnectResponse = z
+  .object({
+    authorizeUrl: z.string().describe('WordPress.com\'s authorization page: send the admin there'),
+    redirectUri: z.string().describe('Where WordPress.com sends the admin back (the application must have it registered)'),
+    expiresAt: z.string().describe('Until when the connection\'s state is accepted'),
+  })
+  .meta({ id: 'ImportConnect' });
+
+export const CallbackQuery = z.object({
+  state: z.string().min(1).max(200).describe('The state connect sent along'),
+  code: z.string().min(1).max(2000).optional().describe('The authorization code'),
+  error: z.string().max(200).optional().describe('Why WordPress.com did not authorize (access_denied)'),
+  error_description: z.string().max(2000).optional(),
+});
 
 export const ProbeBody = z.strictObject({ url: HttpUrl.describe('The site\'s address') });
 
 export const ProbeResponse = z
   .object({
     url: z.string(),
-    platform: z.string().describe('wordpress, or unknown'),
+    platform: z.string().describe('wordpress (self-hosted), wordpress.com, or unknown'),
     sourceId: z.string().nullable().describe('The source that recognised the site'),
     confidence: z.enum(['definite', 'likely', 'possible']).nullable(),
     detected: z.record(z.string(), z.unknown()).describe('What the source found: title, hosting, counts of public posts, pages and media'),
-    suggestedAction: z.object({ action: z.enum(['connect-oauth', 'upload-export', 'upload-file']), message: z.string() }),
+    suggestedAction: z.object({
+      action: z.enum(['connect-oauth', 'upload-export', 'upload-file']),
+      message: z.string(),
+      connectUrl: z.string().optional().describe('With connect-oauth: GET it (signed in as an admin) to be sent to WordPress.com\'s authorization page'),
+    }),
   })
   .meta({ id: 'ImportProbe' });

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { lockRows } from '../db/dialect.ts';
-import type { ImportAnalysesTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
+import type { ImportAnalysesTable, ImportConnectionsTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
 import type { AttachmentRef } from './sources/types.ts';
 
 /** The SQL of imports: stored analyses, the map of imported source items, the report's notes. */
@@ -150,4 +150,19 @@ export async function lockSections(db: Db, ids: readonly string[]): Promise<{ id
 
 export async function setSectionContent(db: Db, id: string, content: string, now: string): Promise<void> {
   await db.kysely.updateTable('sections').set({ content, updated_at: now }).where('id', '=', id).execute();
+}
+
+export type ConnectionRow = Selectable<ImportConnectionsTable>;
+
+export async function insertConnection(db: Db, row: ConnectionRow): Promise<void> {
+  await db.kysely.insertInto('import_connections').values(row).execute();
+}
+
+/** Takes the admin's connection by its state: deleted as it is read, so a state is used once, and only by whoever started it. */
+export async function takeConnection(db: Db, stateHash: string, userId: string): Promise<ConnectionRow | undefined> {
+  return db.kysely.deleteFrom('import_connections').where('state_hash', '=', stateHash).where('user_id', '=', userId).returningAll().executeTakeFirst();
+}
+
+export async function deleteExpiredConnections(db: Db, now: string): Promise<void> {
+  await db.kysely.deleteFrom('import_connections').where('expires_at', '<=', now).execute();
 }

@@ -2,11 +2,13 @@ import type { Logger } from 'pino';
 import { pruneRateLimits } from '../auth/rate-limit.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../db/connection.ts';
+import * as importStore from '../import/store.ts';
 import * as oauthStore from '../oauth/store.ts';
 
 /**
- * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens), off the request
- * path: done now and then by requests, it made a request's work depend on chance. Each server process
+ * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens, WordPress.com
+ * connections never finished), off the request path: done now and then by requests, it made a
+ * request's work depend on chance. Each server process
  * sweeps on a timer; the deletes are idempotent, so several processes sweeping is harmless.
  */
 
@@ -15,6 +17,7 @@ export async function sweepExpired(db: Db, clock: Clock): Promise<void> {
   const now = clock.now();
   await pruneRateLimits(db, now);
   await oauthStore.deleteExpired(db, new Date(now.getTime() - 86_400_000).toISOString());
+  await importStore.deleteExpiredConnections(db, now.toISOString());
 }
 
 const sweepIntervalMs = 10 * 60_000;

@@ -88,7 +88,8 @@ export interface TestAppOptions {
 export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { entryListeners = [] } = options;
   const database = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', ...overrides });
+  // WordPress.com's API on a loopback port nothing listens on: a probe never reaches the real one.
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', WPCOM_API_URL: 'http://127.0.0.1:9', ...overrides });
   let recording: string[] | undefined;
   const db = await openDatabase(config.database, { onStatement: (sql) => recording?.push(sql) });
   const storage = await openStorage(config.media.storage);

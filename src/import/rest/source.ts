@@ -72,7 +72,7 @@ async function getJson<T>(url: string, context: ProbeContext): Promise<{ body: T
   const timeoutMs = context.deadline - Date.now();
   if (timeoutMs <= 0) return null;
   try {
-    const response = await outgoingBuffer(url, { timeoutMs, maxBytes: indexBytes, maxRedirects: 5, allowPrivate: context.allowPrivate, headers: { accept: 'application/json' } });
+    const response = await outgoingBuffer(url, { timeoutMs, maxBytes: indexBytes, maxRedirects: 5, allowPrivate: context.config.outgoingAllowPrivate, headers: { accept: 'application/json' } });
     if (response.status !== 200) return null;
     return { body: JSON.parse(response.body.toString('utf8')) as T, headers: response.headers };
   } catch (error) {

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { notFound } from '../../core/errors.ts';
+import { legacyHostedSource } from '../hosted/source.ts';
 import { legacyRestSource } from '../rest/source.ts';
 import { wxrSource } from '../wxr/source.ts';
 import type { ImportSource } from './types.ts';
@@ -11,7 +12,7 @@ import type { ImportSource } from './types.ts';
  * (IMPORT_SOURCES, import.md "a source is registered through the deployment's import configuration").
  * Each listed module exports a source as `default` or `source`; it is loaded once per process.
  */
-const builtIn: readonly ImportSource[] = [wxrSource, legacyRestSource];
+const builtIn: readonly ImportSource[] = [wxrSource, legacyHostedSource, legacyRestSource];
 
 const loaded = new Map<string, Promise<ImportSource[]>>();
 

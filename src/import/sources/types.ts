@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Config } from '../../config.ts';
 import type { PortableTextBlock } from '../../content/value-types.ts';
 
 /**
@@ -20,13 +21,15 @@ export interface ProbeResult {
   detected: Record<string, unknown>;
 }
 
+/** What a source works with: the deployment's configuration (its outgoing rule, its API settings), and a signal to stop. */
 export interface SourceContext {
+  config: Config;
   signal?: AbortSignal;
 }
 
-/** What a probe may use: the deployment's outgoing rule, and when the probe must have answered. */
+/** What a probe may use: the deployment's configuration, and when the probe must have answered. */
 export interface ProbeContext {
-  allowPrivate: boolean;
+  config: Config;
   /** Epoch milliseconds: every probe of one request shares it. */
   deadline: number;
 }

@@ -1,4 +1,4 @@
-import type { convertPostContent as convertPostContentType } from '../convert/index.ts';
+import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
 import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue } from './normalize.ts';
 import { badExport, readWxr } from './reader.ts';
@@ -9,25 +9,6 @@ import type { WxrChannel, WxrItem } from './records.ts';
  * every post type, drafts and private posts, all meta, the whole term hierarchy, menus and
  * attachment metadata. The file is read as a stream each time (analysis, then the import's passes).
  */
-
-/** Post types that are not content: what they are instead, for the analysis' "skipped" list. */
-const notContent: Record<string, string> = {
-  revision: 'revisions are not imported (the latest version of each post is)',
-  customize_changeset: 'Customizer drafts are theme settings, not content',
-  custom_css: 'custom CSS belongs to the theme',
-  oembed_cache: 'cached embeds are rebuilt from the content',
-  user_request: 'privacy requests are not content',
-  wp_global_styles: 'global styles belong to the theme',
-  wp_template: 'block templates belong to the theme',
-  wp_template_part: 'block template parts belong to the theme',
-  wp_navigation: 'block navigation is imported through the classic menus (nav_menu_item)',
-  wp_font_family: 'fonts belong to the theme',
-  wp_font_face: 'fonts belong to the theme',
-};
-
-const imageExtensions = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
-const videoExtensions = /\.(?:mp4|m4v|mov|webm|ogv|avi|wmv|mkv|3gp)$/i;
-const audioExtensions = /\.(?:mp3|m4a|ogg|oga|wav|flac|aac|wma)$/i;
 
 function fileOf(input: SourceInput) {
   if (input.type !== 'file') throw badExport('The wxr source reads an uploaded export file');
@@ -46,14 +27,6 @@ function siteUrlOf(channel: WxrChannel): string {
 
 function metaMap(item: WxrItem): Map<string, string> {
   return new Map(item.meta.map(({ key, value }) => [key, value]));
-}
-
-function attachmentKind(url: string): 'images' | 'video' | 'audio' | 'other' {
-  const path = url.split(/[?#]/)[0] ?? '';
-  if (imageExtensions.test(path)) return 'images';
-  if (videoExtensions.test(path)) return 'video';
-  if (audioExtensions.test(path)) return 'audio';
-  return 'other';
 }
 
 export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
@@ -192,8 +165,6 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
   }
 }
 
-type Convert = typeof convertPostContentType;
-
 function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Convert): Generator<ImportRecord> {
   const meta = metaMap(item);
   if (item.postType === 'attachment') {
@@ -248,15 +219,8 @@ function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string
     commentCount: item.commentCount,
     warnings: [],
   };
-  try {
-    const footnotes = meta.get('footnotes');
-    const converted = convertPostContent(item.content, { siteUrl, ...(footnotes ? { footnotes } : {}) });
-    normalized.content = converted.blocks;
-    normalized.warnings.push(...converted.warnings);
-  } catch (error) {
-    normalized.failure = { cause: `The content could not be converted: ${(error as Error).message}`, original: item.content };
-  }
-  return normalized;
+  const footnotes = meta.get('footnotes');
+  return withContent(normalized, item.content, { siteUrl, ...(footnotes ? { footnotes } : {}) }, convertPostContent);
 }
 
 function menuItemOf(item: WxrItem, meta: Map<string, string>, siteUrl: string): NormalizedMenuItem | undefined {

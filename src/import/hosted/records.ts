@@ -1,0 +1,153 @@
+import { decodeSlug, metaValue } from '../wxr/normalize.ts';
+import { withContent, type Convert } from '../sources/shared.ts';
+import type { AttachmentRef, NormalizedItem, NormalizedTerm } from '../sources/types.ts';
+
+/**
+ * WordPress.com's API answers (REST v1.1, `context=edit`) as the normalized records every source
+ * yields: the same ids (post, attachment and term ids, author logins, term slugs) an export of the
+ * same site has, so an import from either finds what the other made.
+ */
+
+export interface WpcomSite {
+  ID: number;
+  name?: string;
+  description?: string;
+  URL?: string;
+  lang?: string;
+  jetpack?: boolean;
+  is_private?: boolean;
+  post_count?: number;
+}
+
+export interface WpcomUser {
+  ID: number;
+  login?: string;
+  email?: string | false;
+  name?: string;
+  nice_name?: string;
+}
+
+export interface WpcomTerm {
+  ID: number;
+  name: string;
+  slug: string;
+  description?: string;
+  /** The parent's ID (categories); 0 at the top. */
+  parent?: number;
+}
+
+export interface WpcomPost {
+  ID: number;
+  author?: WpcomUser | false;
+  date: string;
+  modified?: string;
+  title?: string;
+  content?: string;
+  excerpt?: string;
+  slug?: string;
+  status: string;
+  sticky?: boolean;
+  parent?: false | { ID: number };
+  type: string;
+  menu_order?: number;
+  post_thumbnail?: { ID: number } | null;
+  terms?: Record<string, Record<string, WpcomTerm>>;
+  metadata?: false | { key: string; value: unknown }[];
+  discussion?: { comment_count?: number };
+}
+
+export interface WpcomMedia {
+  ID: number;
+  URL: string;
+  post_ID?: number;
+  mime_type?: string;
+  title?: string;
+  caption?: string;
+  alt?: string;
+}
+
+/** The author's login, as an export names authors; the public name or id when the API hides the login. */
+export function authorLogin(user: WpcomUser): string {
+  return user.login || user.nice_name || `user-${user.ID}`;
+}
+
+/** The API's ISO dates with an offset (`2024-05-01T10:00:00+02:00`) in UTC. */
+function isoDate(text: string | undefined): string | undefined {
+  const time = text ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** The post's custom fields by key; values the API gives as text are decoded like an export's (PHP-serialized ones too). */
+export function postMeta(post: WpcomPost): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  for (const { key, value } of post.metadata || []) meta[key] = typeof value === 'string' ? metaValue(value) : value;
+  return meta;
+}
+
+/** Terms of every taxonomy the post has (post formats too, as an export has them). */
+function postTerms(post: WpcomPost): NormalizedItem['terms'] {
+  return Object.entries(post.terms ?? {}).flatMap(([taxonomy, terms]) => Object.values(terms ?? {}).map((term) => ({ taxonomy, slug: decodeSlug(term.slug), name: term.name })));
+}
+
+export function parentOf(post: WpcomPost): string | undefined {
+  return post.parent && post.parent.ID ? String(post.parent.ID) : undefined;
+}
+
+export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert): NormalizedItem {
+  const meta = postMeta(post);
+  const terms = postTerms(post);
+  const author = post.author ? authorLogin(post.author) : undefined;
+  const date = isoDate(post.date) ?? new Date(0).toISOString();
+  const modified = isoDate(post.modified);
+  const thumbnail = post.post_thumbnail?.ID ?? (typeof meta._thumbnail_id === 'string' ? meta._thumbnail_id.trim() : undefined);
+  const item: NormalizedItem = {
+    sourceId: String(post.ID),
+    postType: post.type,
+    status: post.status || 'draft',
+    slug: decodeSlug(post.slug ?? ''),
+    title: post.title ?? '',
+    content: [],
+    ...(post.excerpt && post.excerpt.trim() !== '' ? { excerpt: post.excerpt } : {}),
+    date,
+    ...(modified ? { modified } : {}),
+    ...(author ? { author } : {}),
+    authors: author ? [author] : [],
+    categories: terms.filter((term) => term.taxonomy === 'category').map((term) => term.name),
+    tags: terms.filter((term) => term.taxonomy === 'post_tag').map((term) => term.name),
+    terms,
+    meta,
+    ...(thumbnail ? { featuredImage: String(thumbnail) } : {}),
+    ...(parentOf(post) ? { parent: parentOf(post) } : {}),
+    ...(post.menu_order ? { menuOrder: post.menu_order } : {}),
+    ...(post.sticky ? { sticky: true } : {}),
+    commentCount: post.discussion?.comment_count ?? 0,
+    warnings: [],
+  };
+  const footnotes = typeof meta.footnotes === 'string' ? meta.footnotes : undefined;
+  return withContent(item, post.content ?? '', { siteUrl, ...(footnotes ? { footnotes } : {}) }, convert);
+}
+
+/** Categories name their parent by ID; terms name theirs by slug (as an export does), so the IDs are looked up. */
+export function normalizeTerm(taxonomy: string, term: WpcomTerm, slugsById: Map<number, string>): NormalizedTerm {
+  const parent = term.parent ? slugsById.get(term.parent) : undefined;
+  return {
+    sourceId: decodeSlug(term.slug),
+    termId: String(term.ID),
+    taxonomy,
+    slug: decodeSlug(term.slug),
+    name: term.name || term.slug,
+    ...(term.description ? { description: term.description } : {}),
+    ...(parent ? { parent } : {}),
+  };
+}
+
+export function normalizeMedia(media: WpcomMedia): AttachmentRef {
+  return {
+    sourceId: String(media.ID),
+    url: media.URL,
+    ...(media.post_ID ? { parentId: String(media.post_ID) } : {}),
+    ...(media.title ? { title: media.title } : {}),
+    ...(media.alt ? { alt: media.alt } : {}),
+    ...(media.caption ? { caption: media.caption } : {}),
+  };
+}
