@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { CompiledQuery, Compilable, Insertable, Kysely } from 'kysely';
 import type { Db } from './connection.ts';
 import type { Database } from './types.ts';
 
@@ -22,4 +22,14 @@ export async function runCompiled<Row>(db: Db, key: string, build: (kysely: Kyse
   }
   const result = await db.kysely.executeQuery<Row>({ ...query, parameters });
   return result.rows;
+}
+
+/**
+ * Inserts one row of plain values through a statement compiled once per table and column list (the
+ * row's keys, in order): for rows written beside every content write (an audit record, an outbox
+ * delivery), where building the statement cost as much as running it.
+ */
+export async function insertRow<T extends keyof Database & string>(db: Db, table: T, row: Insertable<Database[T]>): Promise<void> {
+  const columns = Object.keys(row);
+  await runCompiled(db, `insert:${table}:${columns.join(',')}`, (kysely) => kysely.insertInto(table).values(row), Object.values(row));
 }

@@ -127,8 +127,16 @@ export class PluginHost {
     return listening;
   }
 
+  /** Each plugin's child of each logger, made once: hooks run on every write, and a pino child costs more than a small hook. */
+  private readonly pluginLogs = new WeakMap<Logger, Map<string, Logger>>();
+
   private hookContext(ctx: HookRuntime, plugin: LoadedPlugin, settings: unknown): HookContext<unknown> {
-    return { pluginId: plugin.definition.id, settings, log: ctx.log.child({ plugin: plugin.definition.id }), clock: ctx.clock };
+    const id = plugin.definition.id;
+    let logs = this.pluginLogs.get(ctx.log);
+    if (!logs) this.pluginLogs.set(ctx.log, (logs = new Map()));
+    let log = logs.get(id);
+    if (!log) logs.set(id, (log = ctx.log.child({ plugin: id })));
+    return { pluginId: id, settings, log, clock: ctx.clock };
   }
 }
 
@@ -138,8 +146,23 @@ function stateIn(stored: Map<string, StoredPluginState>, plugin: LoadedPlugin, l
   return { enabled: row?.enabled ?? plugin.definition.enabledByDefault ?? true, settings: settingsOf(plugin, row?.settings ?? null, log) };
 }
 
-/** The stored settings through the plugin's schema; what no longer fits it (an upgraded plugin) gives way to the defaults. */
+/**
+ * Settings as parsed from the stored text they came from, per plugin: every hook call needs them,
+ * and reading the JSON through the schema each time cost more than the hook itself. Frozen, since
+ * every call shares them.
+ */
+const parsedSettings = new WeakMap<LoadedPlugin, { stored: string | null; settings: unknown }>();
+
 function settingsOf(plugin: LoadedPlugin, stored: string | null, log?: Logger): unknown {
+  const known = parsedSettings.get(plugin);
+  if (known?.stored === stored) return known.settings;
+  const settings = Object.freeze(parseSettings(plugin, stored, log));
+  parsedSettings.set(plugin, { stored, settings });
+  return settings;
+}
+
+/** The stored settings through the plugin's schema; what no longer fits it (an upgraded plugin) gives way to the defaults. */
+function parseSettings(plugin: LoadedPlugin, stored: string | null, log?: Logger): unknown {
   const schema = plugin.definition.settings;
   if (!schema) return {};
   const parsed = schema.safeParse(stored === null ? {} : JSON.parse(stored));

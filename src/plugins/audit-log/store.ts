@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
+import { insertRow } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
 import type { AuditEventsTable } from '../../db/types.ts';
 
 export type AuditRow = Selectable<AuditEventsTable>;
 
 export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
-  await db.kysely.insertInto('audit_events').values(row).execute();
+  await insertRow(db, 'audit_events', row);
 }
 
 export interface AuditFilters {

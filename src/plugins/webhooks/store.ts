@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
+import { insertRow } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
 import { inTransaction, lockRowsSkipLocked } from '../../db/dialect.ts';
 import { ReadCache } from '../../db/read-cache.ts';
@@ -67,7 +68,7 @@ export function newDelivery(subscriptionId: string, message: { messageId: string
 }
 
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
-  if (rows.length > 0) await db.kysely.insertInto('webhook_deliveries').values(rows).execute();
+  for (const row of rows) await insertRow(db, 'webhook_deliveries', row);
 }
 
 /** Names one attempt at a delivery: its writes apply only while this claim still holds. */
