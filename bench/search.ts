@@ -140,8 +140,8 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
       const searchUrl = `${options.folioUrl}/_cms/api/search?q=${queryWords.join('+')}&limit=20`;
       const suggestUrl = `${options.folioUrl}/_cms/api/search/suggest?q=${suggestPrefix}`;
       const alone = { connections: 1, duration: Math.max(2, options.duration / 2) };
-      // Pairs of words from the middle of the vocabulary, each pair once: more than a run can ask.
-      const variedPaths = Array.from({ length: 100_000 }, (_, n) => `/_cms/api/search?q=${vocabulary[300 + (n % 400)]}+${vocabulary[700 + Math.floor(n / 400)]}&limit=20`);
+      // Pairs of words as common as the query's (around the 480th and 650th), each pair once: more than a run can ask.
+      const variedPaths = Array.from({ length: 40_000 }, (_, n) => `/_cms/api/search?q=${vocabulary[400 + (n % 200)]}+${vocabulary[600 + Math.floor(n / 200)]}&limit=20`);
       figures.push({
         entries: size,
         rebuildSeconds,

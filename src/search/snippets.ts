@@ -45,7 +45,9 @@ interface Instance {
 /** The required terms of a query, ready to find in the text of documents of one language. */
 export class SnippetMaker {
   readonly #terms: WordMatcher[][];
-  readonly #candidates: RegExp;
+  readonly #starts: string[];
+  /** Built when a text that is not plain ASCII comes: its accented classes cost more to compile than a page of plain snippets. */
+  #candidates: RegExp | undefined;
   readonly #asciiCandidates: RegExp;
   readonly #stem: Stemmer | undefined;
   /** Stems of the words seen, by folded word: a page's documents repeat most of their words. */
@@ -64,6 +66,7 @@ export class SnippetMaker {
     // starting like a query word's key but for those are the only candidates; unstemmed words must
     // equal the key (or start with it).
     const starts = [...new Set(this.#terms.flat().map(({ key }) => (stem === undefined ? key : startChanging.has(language ?? '') ? '' : key.slice(0, Math.max(1, key.length - 2)))))];
+    this.#starts = starts;
     // Keys hold only letters and digits (the query keeps nothing else and folding drops the marks):
     // nothing to escape. Plain text is searched lower-cased, with the ASCII keys; other text as it is,
     // each letter also matching its accented forms, which folding would give it. The regular
@@ -71,7 +74,12 @@ export class SnippetMaker {
     // An empty start makes every word a candidate.
     const asciiStarts = starts.filter((start) => ascii.test(start));
     this.#asciiCandidates = starts.includes('') ? /[a-z0-9]+/g : new RegExp(`(?:${asciiStarts.join('|') || '(?!)'})[a-z0-9]*`, 'g');
-    this.#candidates = new RegExp(starts.includes('') ? `[${wordClass}]+` : `(?:${starts.map((start) => [...start].map(withAccents).join('')).join('|')})[${wordClass}]*`, 'giu');
+  }
+
+  #unicodeCandidates(): RegExp {
+    const starts = this.#starts;
+    this.#candidates ??= new RegExp(starts.includes('') ? `[${wordClass}]+` : `(?:${starts.map((start) => [...start].map(withAccents).join('')).join('|')})[${wordClass}]*`, 'giu');
+    return this.#candidates;
   }
 
   /** The text's passage that holds the most distinct terms, with the matches between marks; undefined when none matches. */
@@ -96,7 +104,7 @@ export class SnippetMaker {
   #instances(text: string): Instance[] {
     const words: { start: number; end: number; folded: string; stemmed: string }[] = [];
     const plain = !notPlain.test(text);
-    for (const match of plain ? text.toLowerCase().matchAll(this.#asciiCandidates) : text.matchAll(this.#candidates)) {
+    for (const match of plain ? text.toLowerCase().matchAll(this.#asciiCandidates) : text.matchAll(this.#unicodeCandidates())) {
       // A candidate inside a word (after a letter, digit or mark) is no word of its own.
       if (match.index > 0 && wordCharacterBefore.test(text.slice(Math.max(0, match.index - 2), match.index))) continue;
       const folded = plain ? match[0] : foldWord(match[0]);
