@@ -110,9 +110,25 @@ export async function outgoingBuffer(target: string, options: OutgoingOptions): 
   return { ...response, body: Buffer.concat(chunks) };
 }
 
+/**
+ * One keep-alive agent per scheme and address rule: a delivery or download to a host reached a moment
+ * ago reuses its connection instead of opening another. The check is made on each connection, after
+ * DNS, and a pooled connection stays with the address it was checked for; connections are pooled only
+ * among requests under the same rule, so none made with an address allowed for one request serves
+ * another.
+ */
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, options: OutgoingOptions): http.Agent {
+  const allowAddresses = options.allowAddresses ?? [];
+  const key = `${url.protocol}|${options.allowPrivate}|${allowAddresses.join(',')}`;
+  let agent = agents.get(key);
+  if (!agent) agents.set(key, (agent = useAgent(url.href, { allowPrivateIPAddress: options.allowPrivate, allowIPAddressList: allowAddresses, keepAlive: true })));
+  return agent;
+}
+
 function send(url: URL, options: OutgoingOptions, deadline: AbortSignal): Promise<IncomingMessage> {
-  // A fresh agent per connection: a pooled socket could outlive the check made when it connected.
-  const agent = useAgent(url.href, { allowPrivateIPAddress: options.allowPrivate, allowIPAddressList: options.allowAddresses ?? [], keepAlive: false });
+  const agent = agentFor(url, options);
   const transport = url.protocol === 'https:' ? https : http;
   const headers: Record<string, string> = { 'user-agent': userAgent, ...options.headers };
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
