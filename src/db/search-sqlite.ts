@@ -12,8 +12,13 @@ import { type SearchDocument, type SearchEngine, type SearchHit, type SearchQuer
 const stemmedTable = 'search_fts_stemmed';
 const plainTable = 'search_fts_plain';
 
-/** How many pages of the index one step of merging after a rebuild writes (a few milliseconds' work). */
-const mergePages = 200;
+/**
+ * How many pages of the index one step of merging after a rebuild writes. Each step is a statement
+ * with its own commit, which in a busy server cost about 200 ms whatever its size (the write-ahead
+ * log's checkpoint after a rebuild's writes): steps of 200 pages took 12 s at 30,000 entries, steps
+ * of 2,000 took 1.3 s, each still well under a second of write lock.
+ */
+const mergePages = 2000;
 
 /** Title matches weigh ten times body matches in bm25. */
 const titleWeight = 10;
