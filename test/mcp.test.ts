@@ -49,11 +49,15 @@ describe('MCP transport', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 401 with the resource metadata header without a token or with a bad one', async () => {
-    for (const token of [null, 'ec_pat_not-a-real-token']) {
+  it('answers 401 with the resource metadata header without a token, and names a refused token invalid_token', async () => {
+    const metadata = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource"';
+    for (const [token, challenge] of [
+      [null, `Bearer ${metadata}`],
+      ['ec_pat_not-a-real-token', `Bearer ${metadata}, error="invalid_token"`],
+    ] as const) {
       const response = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token });
       expectError(response, 401, 'UNAUTHORIZED');
-      expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"');
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
     }
   });
 

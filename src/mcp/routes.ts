@@ -45,7 +45,10 @@ export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly To
       if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) return internalError(c, error);
       // The header starts the client's OAuth discovery (mcp.md §5).
       const metadata = `${publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin}/.well-known/oauth-protected-resource`;
-      return failure(c, error, { 'www-authenticate': `Bearer resource_metadata="${metadata}"` });
+      // RFC 6750 §3.1: a token that was sent and refused (unknown, expired, revoked, for another
+      // audience) is named, so a client knows to refresh or sign in again; a request without one gets no error code.
+      const presented = /^bearer\s+\S/i.test(requestHeader(c, 'authorization') ?? '');
+      return failure(c, error, { 'www-authenticate': `Bearer resource_metadata="${metadata}"${presented ? ', error="invalid_token"' : ''}` });
     }
     try {
       return await answer(c, endpoint, context, () => readBuffered(c, bodyLimit, budget));
