@@ -13,33 +13,36 @@ function configError(env: Record<string, string>, flags: Record<string, string> 
   throw new Error(`expected a ConfigError for ${JSON.stringify({ env, flags })}`);
 }
 
+/** Every setting's documented default (README), as an empty environment gives them. */
+const documentedDefaults = {
+  port: 3000,
+  host: '127.0.0.1',
+  publicUrl: undefined,
+  database: { kind: 'sqlite', path: path.resolve('data/folio.db') },
+  mediaDir: path.resolve('data/media'),
+  media: { storage: { kind: 'local', dir: path.resolve('data/media') }, uploadLimit: 100 * 1024 * 1024, allowedTypes: defaultAllowedTypes },
+  logLevel: 'info',
+  logFormat: 'json',
+  corsOrigins: [],
+  bodyLimit: 10 * 1024 * 1024,
+  bodyMemoryLimit: 64 * 1024 * 1024,
+  schedulerIntervalMs: 1000,
+  jobConcurrency: 4,
+  jobLeaseMs: 30_000,
+  import: { uploadLimit: 1024 * 1024 * 1024, sources: [], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined, wpcom: { apiUrl: 'https://public-api.wordpress.com', clientId: undefined, clientSecret: undefined, timeoutMs: 30_000, retries: 3, retryDelayMs: 1000 } },
+  trustProxy: 0,
+  outgoingAllowPrivate: false,
+  smtp: undefined,
+  sessionIdleMs: 24 * 3_600_000,
+  sessionMaxAgeMs: 14 * 86_400_000,
+  plugins: ['webhooks', 'audit-log'],
+  pluginHookTimeoutMs: 2000,
+  webhooks: { timeoutMs: 10_000 },
+};
+
 describe('loadConfig defaults', () => {
   it('gives every setting its documented default from an empty environment', () => {
-    expect(loadConfig({}, {}, false)).toEqual({
-      port: 3000,
-      host: '127.0.0.1',
-      publicUrl: undefined,
-      database: { kind: 'sqlite', path: path.resolve('data/folio.db') },
-      mediaDir: path.resolve('data/media'),
-      media: { storage: { kind: 'local', dir: path.resolve('data/media') }, uploadLimit: 100 * 1024 * 1024, allowedTypes: defaultAllowedTypes },
-      logLevel: 'info',
-      logFormat: 'json',
-      corsOrigins: [],
-      bodyLimit: 10 * 1024 * 1024,
-      bodyMemoryLimit: 64 * 1024 * 1024,
-      schedulerIntervalMs: 1000,
-      jobConcurrency: 4,
-      jobLeaseMs: 30_000,
-      import: { uploadLimit: 1024 * 1024 * 1024, sources: [], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined, wpcom: { apiUrl: 'https://public-api.wordpress.com', clientId: undefined, clientSecret: undefined, timeoutMs: 30_000, retries: 3, retryDelayMs: 1000 } },
-      trustProxy: 0,
-      outgoingAllowPrivate: false,
-      smtp: undefined,
-      sessionIdleMs: 24 * 3_600_000,
-      sessionMaxAgeMs: 14 * 86_400_000,
-      plugins: ['webhooks', 'audit-log'],
-      pluginHookTimeoutMs: 2000,
-      webhooks: { timeoutMs: 10_000 },
-    });
+    expect(loadConfig({}, {}, false)).toEqual(documentedDefaults);
   });
 
   it('resolves the default SQLite file to an absolute path', () => {
@@ -318,6 +321,7 @@ describe('flags override the environment', () => {
       importSources: './flag-source.ts',
     };
     expect(loadConfig(env, flags)).toEqual({
+      ...documentedDefaults,
       port: 5000,
       host: '::1',
       publicUrl: 'http://flag.example:8080',
@@ -328,19 +332,10 @@ describe('flags override the environment', () => {
       logFormat: 'pretty',
       corsOrigins: ['https://flag.example'],
       bodyLimit: 64 * 1024,
-      bodyMemoryLimit: 64 * 1024 * 1024,
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
       jobLeaseMs: 2000,
-      import: { uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'], media: { concurrency: 4, timeoutMs: 60_000, retries: 2, retryDelayMs: 1000 }, mediaQuota: undefined, wpcom: { apiUrl: 'https://public-api.wordpress.com', clientId: undefined, clientSecret: undefined, timeoutMs: 30_000, retries: 3, retryDelayMs: 1000 } },
-      trustProxy: 0,
-      outgoingAllowPrivate: false,
-      smtp: undefined,
-      sessionIdleMs: 24 * 3_600_000,
-      sessionMaxAgeMs: 14 * 86_400_000,
-      plugins: ['webhooks', 'audit-log'],
-      pluginHookTimeoutMs: 2000,
-      webhooks: { timeoutMs: 10_000 },
+      import: { ...documentedDefaults.import, uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'] },
     });
   });
 
