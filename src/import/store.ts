@@ -137,12 +137,6 @@ export async function importedPage(db: Db, kind: string, after: { sourceKey: str
   return query.orderBy('source_key').orderBy('source_id').limit(limit).execute();
 }
 
-/** The old URL → media id of every file a media import downloaded. */
-export async function downloadedMedia(db: Db): Promise<{ url: string; mediaId: string }[]> {
-  const rows = await db.kysely.selectFrom('import_items').select(['source_id', 'target_id']).where('source_key', '=', 'media').where('kind', '=', 'media').execute();
-  return rows.map((row) => ({ url: row.source_id, mediaId: row.target_id }));
-}
-
 /** Sections an import made, locked for the rewrite of their content. */
 export async function lockSections(db: Db, ids: readonly string[]): Promise<{ id: string; content: string }[]> {
   return lockRows(db, db.kysely.selectFrom('sections').select(['id', 'content']).where('id', 'in', [...ids])).execute();

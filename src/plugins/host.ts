@@ -127,16 +127,8 @@ export class PluginHost {
     return listening;
   }
 
-  /** Each plugin's child of each logger, made once: hooks run on every write, and a pino child costs more than a small hook. */
-  private readonly pluginLogs = new WeakMap<Logger, Map<string, Logger>>();
-
   private hookContext(ctx: HookRuntime, plugin: LoadedPlugin, settings: unknown): HookContext<unknown> {
-    const id = plugin.definition.id;
-    let logs = this.pluginLogs.get(ctx.log);
-    if (!logs) this.pluginLogs.set(ctx.log, (logs = new Map()));
-    let log = logs.get(id);
-    if (!log) logs.set(id, (log = ctx.log.child({ plugin: id })));
-    return { pluginId: id, settings, log, clock: ctx.clock };
+    return { pluginId: plugin.definition.id, settings, log: ctx.log.child({ plugin: plugin.definition.id }), clock: ctx.clock };
   }
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Plugins (src/plugins/, decisions/0023): each plugin's enabled state and settings, the webhooks
@@ -42,7 +42,6 @@ export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-lin
     // pending | sending | succeeded | failed
     .addColumn('state', 'text', (column) => column.notNull())
     .addColumn('attempts', 'integer', (column) => column.notNull())
-    // When it is due: the next attempt's time, or while it is being sent, the end of that claim.
     .addColumn('next_attempt_at', 'text', (column) => column.notNull())
     // Retries stop a day after this: the event, or a manual redelivery.
     .addColumn('window_started_at', 'text', (column) => column.notNull())
@@ -53,13 +52,10 @@ export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-lin
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('updated_at', 'text', (column) => column.notNull())
     .execute();
-  // Both over unfinished deliveries only, so they stay small however long the log grows. The claim:
-  // the due ones, oldest first (a claimed delivery's due time is its claim's end). The order check:
-  // an older unfinished delivery of the same subscription and resource.
-  const unfinished = sql<boolean>`state in ('pending', 'sending')`;
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['next_attempt_at', 'id']).where(unfinished).execute();
-  await db.schema.createIndex('webhook_deliveries_order').on('webhook_deliveries').columns(['subscription_id', 'ordering_key', 'id']).where(unfinished).execute();
-  await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'id']).execute();
+  // The claim: due rows by state and time, oldest first.
+  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_attempt_at', 'id']).execute();
+  // The order check: an older unfinished delivery of the same subscription and key.
+  await db.schema.createIndex('webhook_deliveries_order').on('webhook_deliveries').columns(['subscription_id', 'ordering_key', 'id']).execute();
 
   await db.schema
     .createTable('webhook_attempts')

@@ -17,7 +17,7 @@ import { rewriteImportedUrls, type RewriteResult } from './rewrite.ts';
 
 /** The checkpoint rows of downloaded media: one per old URL, whatever site it came from. */
 export const mediaSourceKey = 'media';
-const mediaKind = 'media';
+export const mediaKind = 'media';
 
 export type FileStatus = 'downloaded' | 'reused' | 'existing' | 'failed' | 'skipped';
 
@@ -147,7 +147,7 @@ function earlierStatus(checkpoint: store.ImportItemRow, jobId: string | undefine
 
 /** One download per distinct URL, with the title, alt text and caption its attachment record has. */
 async function plan(ctx: AuthorizedContext, attachments: readonly { id: string; url: string }[]): Promise<Job[]> {
-  const records = await store.attachmentsById(ctx.db, [...new Set(attachments.map((attachment) => attachment.id))]);
+  const records = new Map((await store.attachmentsById(ctx.db, [...new Set(attachments.map((attachment) => attachment.id))])).map((record) => [`${record.sourceId}\n${record.url}`, record]));
   const jobs = new Map<string, Job>();
   for (const { id, url } of attachments) {
     const job = jobs.get(url);
@@ -155,7 +155,7 @@ async function plan(ctx: AuthorizedContext, attachments: readonly { id: string; 
       job.ids.push(id);
       continue;
     }
-    const record = records.find((candidate) => candidate.sourceId === id && candidate.url === url);
+    const record = records.get(`${id}\n${url}`);
     jobs.set(url, { url, ids: [id], meta: { ...(record?.title ? { title: record.title } : {}), ...(record?.alt ? { alt: record.alt } : {}), ...(record?.caption ? { caption: record.caption } : {}) } });
   }
   return [...jobs.values()];

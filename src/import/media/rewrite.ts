@@ -9,6 +9,7 @@ import { findMediaByIds } from '../../media/store.ts';
 import { lockCollection } from '../../schema/operations.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import * as store from '../store.ts';
+import { mediaKind, mediaSourceKey } from './import-media.ts';
 import { UrlRewriter } from './url-map.ts';
 
 /** What a rewrite changed. */
@@ -33,21 +34,22 @@ export async function rewriteImportedUrls(ctx: AuthorizedContext, urlMap: Record
   const rewriter = new UrlRewriter(urlMap);
   const result: RewriteResult = { entries: 0, sections: 0, urls: 0 };
   if (rewriter.size === 0) return result;
-  for (let after: store.ImportItemRow | undefined; ; ) {
-    signal?.throwIfAborted();
-    const rows = await store.importedPage(ctx.db, 'post', after && { sourceKey: after.source_key, sourceId: after.source_id }, pageSize);
-    if (rows.length === 0) break;
-    after = rows.at(-1);
-    result.entries += await rewriteEntries(ctx, rows, rewriter);
-  }
-  for (let after: store.ImportItemRow | undefined; ; ) {
-    const rows = await store.importedPage(ctx.db, 'section', after && { sourceKey: after.source_key, sourceId: after.source_id }, pageSize);
-    if (rows.length === 0) break;
-    after = rows.at(-1);
-    result.sections += await rewriteSections(ctx, rows.map((row) => row.target_id), rewriter);
-  }
+  result.entries = await eachImportedPage(ctx, 'post', signal, (rows) => rewriteEntries(ctx, rows, rewriter));
+  result.sections = await eachImportedPage(ctx, 'section', signal, (rows) => rewriteSections(ctx, rows.map((row) => row.target_id), rewriter));
   result.urls = rewriter.replaced;
   return result;
+}
+
+/** Runs `rewrite` on every page of what imports made of `kind`, summing what each page changed. */
+async function eachImportedPage(ctx: AuthorizedContext, kind: string, signal: AbortSignal | undefined, rewrite: (rows: store.ImportItemRow[]) => Promise<number>): Promise<number> {
+  let changed = 0;
+  for (let after: store.ImportItemRow | undefined; ; ) {
+    signal?.throwIfAborted();
+    const rows = await store.importedPage(ctx.db, kind, after && { sourceKey: after.source_key, sourceId: after.source_id }, pageSize);
+    if (rows.length === 0) return changed;
+    after = rows.at(-1);
+    changed += await rewrite(rows);
+  }
 }
 
 async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[], rewriter: UrlRewriter): Promise<number> {
@@ -66,8 +68,9 @@ async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[
       const rewritten = rewriter.rewrite(values);
       const changes: Record<string, unknown> = rewritten === values ? {} : toColumns(collection.fields, diff(values, rewritten));
       if (entry._live !== null) {
-        const live = rewriter.rewrite(JSON.parse(entry._live) as unknown);
-        if (JSON.stringify(live) !== entry._live) changes._live = JSON.stringify(live);
+        const stored: unknown = JSON.parse(entry._live);
+        const live = rewriter.rewrite(stored);
+        if (live !== stored) changes._live = JSON.stringify(live);
       }
       if (Object.keys(changes).length === 0) continue;
       await writeEntry(ctx, tx, collection, { kind: 'updated', row: entry, changes });
@@ -104,10 +107,10 @@ async function rewriteSections(ctx: AuthorizedContext, ids: string[], rewriter: 
 
 /** The map of every file the media imports downloaded: old URL → the media item's URL now. */
 export async function storedUrlMap(ctx: AuthorizedContext): Promise<Record<string, string>> {
-  const downloaded = await store.downloadedMedia(ctx.db);
-  const items = new Map((await findMediaByIds(ctx.db, [...new Set(downloaded.map((row) => row.mediaId))])).map((row) => [row.id, row]));
+  const downloaded = await store.importedOfKind(ctx.db, mediaSourceKey, mediaKind);
+  const items = new Map((await findMediaByIds(ctx.db, [...new Set(downloaded.map((row) => row.target_id))])).map((row) => [row.id, row]));
   const map: Record<string, string> = {};
-  for (const { url, mediaId } of downloaded) {
+  for (const { source_id: url, target_id: mediaId } of downloaded) {
     const item = items.get(mediaId);
     if (item) map[url] = toMediaItem(ctx, item).url;
   }

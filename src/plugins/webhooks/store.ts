@@ -68,7 +68,9 @@ export function newDelivery(subscriptionId: string, message: { messageId: string
 }
 
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
-  for (const row of rows) await insertRow(db, 'webhook_deliveries', row);
+  // One subscription is the common case: its statement is compiled once; more go in one statement.
+  if (rows.length === 1) await insertRow(db, 'webhook_deliveries', rows[0]!);
+  else if (rows.length > 1) await db.kysely.insertInto('webhook_deliveries').values(rows).execute();
 }
 
 /** Names one attempt at a delivery: its writes apply only while this claim still holds. */
