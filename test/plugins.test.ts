@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { access, defineOperation, defineRoute, definePlugin, refuseSave } from '../src/plugins/api.ts';
 import { loadPlugins } from '../src/plugins/loader.ts';
+import type { QueuedEvent } from '../src/plugins/types.ts';
 import { createCollection, expectCreated } from './support/content.ts';
 import { expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 import { serveMcp } from './support/mcp.ts';
@@ -173,6 +174,96 @@ describe('plugins', () => {
       const forbidden = expectError(await t.request(method, `${api}${path}`, { token: editor, body }), 403, 'FORBIDDEN');
       expect(forbidden.details.requiredScope).toBe('admin');
     }
+  });
+});
+
+/** Plugins of the test's own that take their events from the queue: one records them, one fails while told to. */
+const consumed: { recorder: string[]; flaky: string[] } = { recorder: [], flaky: [] };
+let flakyFails = false;
+const describeEvent = (event: QueuedEvent) => `${event.name}:${event.resource.type}:${'entry' in event.event ? String(event.event.entry.data.title) : ''}`;
+const recorder = definePlugin({
+  id: 'recorder',
+  name: 'Recorder',
+  version: '1.0.0',
+  description: 'Records the events handed over',
+  consumeEvents: async (events) => void consumed.recorder.push(...events.map(describeEvent)),
+});
+const flaky = definePlugin({
+  id: 'flaky',
+  name: 'Flaky',
+  version: '1.0.0',
+  description: 'Fails to take its events while told to',
+  consumeEvents: async (events) => {
+    if (flakyFails) throw new Error('flaky on purpose');
+    consumed.flaky.push(...events.map(describeEvent));
+  },
+});
+
+describe('queued events (consumeEvents)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createPluginTestApp({}, [recorder, flaky]);
+    await createCollection(t, 'posts', [{ slug: 'title', type: 'string' }]);
+    // Only the test's plugins take events here, so the counts handed over are theirs.
+    for (const id of ['webhooks', 'audit-log']) expectSuccess(await t.request('POST', `${api}/plugins/${id}/disable`, { token: t.adminToken }));
+  });
+  afterAll(() => t.close());
+
+  const create = (title: string) => t.request('POST', `${api}/content/posts`, { token: t.adminToken, body: { data: { title } } });
+  const handOver = () => t.plugins!.handOverQueuedEvents(t.systemContext());
+  const queued = async () => Number((await t.db.kysely.selectFrom('plugin_events').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()).count);
+
+  it('hands each committed event over once, in the order it happened, and empties the queue', async () => {
+    consumed.recorder.length = 0;
+    consumed.flaky.length = 0;
+    const titles = Array.from({ length: 7 }, (_, index) => `post ${index}`);
+    for (const title of titles) expectCreated(await create(title));
+    const { item } = expectCreated(await create('published'));
+    expectSuccess(await t.request('POST', `${api}/content/posts/${item.id}/publish`, { token: t.adminToken }));
+    // Nothing is handed over in the writer's transaction: the events wait in the queue.
+    expect(consumed.recorder).toEqual([]);
+    expect(await queued()).toBe(9);
+    expect(await handOver()).toBe(18);
+    const expected = [...titles, 'published'].map((title) => `content:afterSave:entry:${title}`).concat('content:afterPublish:entry:published');
+    expect(consumed.recorder).toEqual(expected);
+    expect(consumed.flaky).toEqual(expected);
+    expect(await queued()).toBe(0);
+    expect(await handOver()).toBe(0);
+    expect(consumed.recorder).toHaveLength(9);
+  });
+
+  it("keeps a failing plugin's events queued until it recovers, without holding up the save or the other plugins", async () => {
+    consumed.recorder.length = 0;
+    consumed.flaky.length = 0;
+    flakyFails = true;
+    expectCreated(await create('while failing'));
+    expect(await handOver()).toBe(1);
+    expect(consumed.recorder).toEqual(['content:afterSave:entry:while failing']);
+    expect(consumed.flaky).toEqual([]);
+    expect(await queued()).toBe(1);
+    expectCreated(await create('still failing'));
+    expect(await handOver()).toBe(1);
+    flakyFails = false;
+    expect(await handOver()).toBe(2);
+    expect(consumed.flaky).toEqual(['content:afterSave:entry:while failing', 'content:afterSave:entry:still failing']);
+    expect(consumed.recorder).toEqual(['content:afterSave:entry:while failing', 'content:afterSave:entry:still failing']);
+    expect(await queued()).toBe(0);
+  });
+
+  it('queues nothing for a plugin while it is disabled, even once enabled again', async () => {
+    consumed.recorder.length = 0;
+    consumed.flaky.length = 0;
+    expectSuccess(await t.request('POST', `${api}/plugins/recorder/disable`, { token: t.adminToken }));
+    expectCreated(await create('unrecorded'));
+    expectSuccess(await t.request('POST', `${api}/plugins/recorder/enable`, { token: t.adminToken }));
+    expect(await handOver()).toBe(1);
+    expect(consumed.recorder).toEqual([]);
+    expect(consumed.flaky).toEqual(['content:afterSave:entry:unrecorded']);
+  });
+
+  it('lists a consuming plugin as hearing every after-hook', async () => {
+    const { item } = expectSuccess(await t.request('GET', `${api}/plugins/recorder`, { token: t.adminToken }));
+    expect(item.hooks).toEqual(['content:afterSave', 'content:afterPublish', 'content:afterUnpublish', 'content:afterDelete', 'media:afterUpload', 'media:afterDelete', 'user:afterSignIn']);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
- * Calls made while a batch is running are run together in the next batch (group commit): the first
- * call starts at once, and however many arrive while a batch works share one run of `runBatch`, so
- * a burst costs a few runs rather than one each. `runBatch` answers each item, in order; if it
+ * Calls are run together (group commit): a batch starts once the event loop has handled what was
+ * ready with the first call (setImmediate: every answer that came in on the same turn joins it), and
+ * however many arrive while a batch works share the next run of `runBatch`, so a burst costs a few
+ * runs rather than one each. Starting at once was not enough: a SQLite commit is over before the
+ * next answer is read, so every batch held one. `runBatch` answers each item, in order; if it
  * throws, every call of that batch fails with the error.
  */
 export function batched<Item, Result>(runBatch: (items: Item[]) => Promise<Result[]>): (item: Item) => Promise<Result> {
@@ -26,6 +28,9 @@ export function batched<Item, Result>(runBatch: (items: Item[]) => Promise<Resul
   return (item) =>
     new Promise<Result>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      if (!running) void drain();
+      if (!running) {
+        running = true;
+        setImmediate(() => void drain());
+      }
     });
 }

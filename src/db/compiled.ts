@@ -33,3 +33,15 @@ export async function insertRow<T extends keyof Database & string>(db: Db, table
   const columns = Object.keys(row);
   await runCompiled(db, `insert:${table}:${columns.join(',')}`, (kysely) => kysely.insertInto(table).values(row), Object.values(row));
 }
+
+/** Bound values per statement, within both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
+const valuesPerStatement = 30_000;
+
+/** Inserts a batch of rows of the same columns in as few statements as the engines' limits allow. */
+export async function insertRows<T extends keyof Database & string>(db: Db, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const perStatement = Math.max(1, Math.floor(valuesPerStatement / Object.keys(rows[0]!).length));
+  for (let start = 0; start < rows.length; start += perStatement) {
+    await db.kysely.insertInto(table).values(rows.slice(start, start + perStatement) as Insertable<Database[T]>[]).execute();
+  }
+}

@@ -17,6 +17,7 @@ import * as importTables from './migrations/0012_import.ts';
 import * as importMedia from './migrations/0013_import_media.ts';
 import * as importConnections from './migrations/0014_import_connections.ts';
 import * as webhookOutboxIndexes from './migrations/0015_webhook_outbox_indexes.ts';
+import { pluginEvents } from './migrations/0016_plugin_events.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -37,6 +38,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0013_import_media': importMedia,
     '0014_import_connections': importConnections,
     '0015_webhook_outbox_indexes': webhookOutboxIndexes,
+    '0016_plugin_events': pluginEvents(dialect),
   };
 }
 

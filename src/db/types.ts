@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table shapes as Kysely sees them. Portable column types on both engines: text ids, ISO 8601 text
  * timestamps (they sort as strings), integer 0/1 booleans, JSON as text (docs/decisions/0002).
@@ -348,6 +350,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_events: AuditEventsTable;
+  plugin_events: PluginEventsTable;
   import_analyses: ImportAnalysesTable;
   import_connections: ImportConnectionsTable;
   import_items: ImportItemsTable;
@@ -493,6 +496,16 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   status_code: number | null;
   error: string | null;
+}
+
+/** An event waiting for the plugins it names (migration 0016, decisions/0030). */
+export interface PluginEventsTable {
+  seq: Generated<number>;
+  name: string;
+  at: string;
+  resource: string;
+  consumers: string;
+  event: string;
 }
 
 export interface AuditEventsTable {

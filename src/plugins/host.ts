@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
+import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
-import { readPluginStates, type StoredPluginState } from './store.ts';
+import { resourceOf } from './event-types.ts';
+import { handOverTo, startEventDispatcher, type EventDispatcher } from './event-queue.ts';
+import { queueEvent, readPluginStates, type StoredPluginState } from './store.ts';
 import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, PluginDefinition } from './types.ts';
 
 /** A plugin as loaded: its definition, and the specifier configuration named it by. */
@@ -31,6 +34,8 @@ export class PluginHost {
   readonly plugins: readonly LoadedPlugin[];
   private readonly hookTimeoutMs: number;
   private readonly byId: Map<string, LoadedPlugin>;
+  /** This process's hand-over of queued events, while it serves (none in the CLI: a server's takes them). */
+  private dispatcher: EventDispatcher | undefined;
 
   constructor(plugins: readonly LoadedPlugin[], options: { hookTimeoutMs: number }) {
     this.plugins = plugins;
@@ -88,13 +93,20 @@ export class PluginHost {
 
   /**
    * Tells the enabled plugins of an event: transactional hooks now, in `tx` (a throw rolls the change
-   * back); the others once `tx` has committed, their failures logged and never the caller's.
+   * back); one queued row for those that consume events in batches (event-queue.ts); the others once
+   * `tx` has committed, their failures logged and never the caller's.
    */
   async emit<E extends AfterHookName>(ctx: HookRuntime, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
     const listening = await this.listening(tx, name, ctx.log);
     for (const { plugin, settings } of listening) {
       const hook = plugin.definition.transactionalHooks?.[name];
       if (hook) await hook(event, { ...this.hookContext(ctx, plugin, settings), db: tx });
+    }
+    const consumers = listening.filter(({ plugin }) => plugin.definition.consumeEvents).map(({ plugin }) => plugin.definition.id);
+    if (consumers.length > 0) {
+      const resource = resourceOf(name, event);
+      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: JSON.stringify(event) });
+      tx.afterCommit(() => this.dispatcher?.kick());
     }
     const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
     if (after.length === 0) return;
@@ -108,15 +120,36 @@ export class PluginHost {
     });
   }
 
-  /** Starts every plugin's background work in this process (the CLI starts none). */
+  /**
+   * Hands the plugins that consume events (or the one named) every event waiting for them, in
+   * batches; resolves with how many were handed over. For a reader that must see every change
+   * committed before it asked (the audit log's list, a webhook pass). Never throws: a plugin that
+   * fails is logged and its events stay queued.
+   */
+  async handOverQueuedEvents(ctx: HookRuntime & { db: Db }, pluginId?: string): Promise<number> {
+    let handed = 0;
+    for (const plugin of this.plugins) {
+      if (pluginId !== undefined && plugin.definition.id !== pluginId) continue;
+      handed += await handOverTo(ctx, plugin, async (tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
+    }
+    return handed;
+  }
+
+  /** Starts every plugin's background work in this process, and the hand-over of queued events (the CLI starts none). */
   startBackground(ctx: BackgroundContext): BackgroundService {
     const services = this.plugins.flatMap((plugin) => (plugin.definition.background ? [plugin.definition.background(ctx)] : []));
-    return { stop: async () => void (await Promise.all(services.map((service) => service.stop()))) };
+    if (this.plugins.some((plugin) => plugin.definition.consumeEvents)) services.push((this.dispatcher = startEventDispatcher(ctx, () => this.handOverQueuedEvents(ctx))));
+    return {
+      stop: async () => {
+        this.dispatcher = undefined;
+        await Promise.all(services.map((service) => service.stop()));
+      },
+    };
   }
 
   /** The enabled plugins with a hook for `name`, with their settings; no query when no plugin has one. */
   private async listening(db: Db, name: HookName, log: Logger): Promise<{ plugin: LoadedPlugin; settings: unknown }[]> {
-    const candidates = this.plugins.filter((plugin) => plugin.definition.hooks?.[name] || (name !== 'content:beforeSave' && plugin.definition.transactionalHooks?.[name]));
+    const candidates = this.plugins.filter((plugin) => plugin.definition.hooks?.[name] || (name !== 'content:beforeSave' && (plugin.definition.transactionalHooks?.[name] || plugin.definition.consumeEvents)));
     if (candidates.length === 0) return [];
     const stored = await readPluginStates(db);
     const listening = [];

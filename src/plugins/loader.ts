@@ -61,6 +61,7 @@ const definitionShape = z.object({
   enabledByDefault: z.boolean().optional(),
   hooks: z.partialRecord(z.enum(hookNames), functionValue).optional(),
   transactionalHooks: z.partialRecord(z.enum(hookNames.filter((name) => name !== 'content:beforeSave')), functionValue).optional(),
+  consumeEvents: functionValue.optional(),
   routes: z
     .array(
       z.object({

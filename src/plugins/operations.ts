@@ -3,6 +3,7 @@ import { validationError } from '../core/errors.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { toIssues } from '../core/validate.ts';
 import { inTransaction } from '../db/dialect.ts';
+import { afterHookNames } from './event-types.ts';
 import { PluginHost, type LoadedPlugin } from './host.ts';
 import type { PluginInfo } from './schemas.ts';
 import { writePluginState } from './store.ts';
@@ -18,7 +19,8 @@ function hostOf(ctx: AuthorizedContext): PluginHost {
 async function describePlugin(ctx: AuthorizedContext, plugin: LoadedPlugin): Promise<PluginInfo> {
   const { definition } = plugin;
   const state = await hostOf(ctx).stateOf(ctx.db, plugin, ctx.log);
-  const hooks = [...new Set([...Object.keys(definition.hooks ?? {}), ...Object.keys(definition.transactionalHooks ?? {})])];
+  // A plugin that consumes queued events hears every after-hook.
+  const hooks = [...new Set([...Object.keys(definition.hooks ?? {}), ...Object.keys(definition.transactionalHooks ?? {}), ...(definition.consumeEvents ? afterHookNames : [])])];
   return {
     id: definition.id,
     name: definition.name,

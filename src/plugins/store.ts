@@ -1,5 +1,8 @@
+import type { Selectable } from 'kysely';
+import { insertRow } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
 import { ReadCache } from '../db/read-cache.ts';
+import type { PluginEventsTable } from '../db/types.ts';
 
 /** A plugin's stored switch and settings (JSON text, or null when never written). */
 export interface StoredPluginState {
@@ -29,4 +32,40 @@ export async function writePluginState(db: Db, pluginId: string, change: { enabl
     .values({ plugin_id: pluginId, enabled: (change.enabled ?? fallback.enabled) ? 1 : 0, settings: change.settings ?? null, updated_at: now })
     .onConflict((conflict) => conflict.column('plugin_id').doUpdateSet(set))
     .execute();
+}
+
+/** An event waiting in the plugins' queue (decisions/0030). */
+export type QueuedEventRow = Selectable<PluginEventsTable>;
+
+/** One row per event, in the writer's transaction: the only write a change pays for its plugins' records. */
+export async function queueEvent(tx: Db, row: Omit<QueuedEventRow, 'seq'>): Promise<void> {
+  await insertRow(tx, 'plugin_events', row);
+}
+
+/** A plain read: whether any event waits for `pluginId`, so an idle poll takes no write lock. */
+export async function hasQueuedEvents(db: Db, pluginId: string): Promise<boolean> {
+  return (await db.kysely.selectFrom('plugin_events').select('seq').where('consumers', 'like', waitingFor(pluginId)).limit(1).execute()).length > 0;
+}
+
+/** The oldest `limit` events waiting for `pluginId`, in the order they happened. */
+export function queuedEventsFor(tx: Db, pluginId: string, limit: number): Promise<QueuedEventRow[]> {
+  return tx.kysely.selectFrom('plugin_events').selectAll().where('consumers', 'like', waitingFor(pluginId)).orderBy('seq').limit(limit).execute();
+}
+
+/** Takes `pluginId` off the events it has taken: a row no plugin waits for any more goes. */
+export async function markEventsTaken(tx: Db, pluginId: string, rows: readonly QueuedEventRow[]): Promise<void> {
+  const remaining = new Map<string, number[]>();
+  for (const row of rows) {
+    const consumers = row.consumers.replace(`,${pluginId},`, ',');
+    remaining.set(consumers, [...(remaining.get(consumers) ?? []), row.seq]);
+  }
+  for (const [consumers, seqs] of remaining) {
+    if (consumers === ',') await tx.kysely.deleteFrom('plugin_events').where('seq', 'in', seqs).execute();
+    else await tx.kysely.updateTable('plugin_events').set({ consumers }).where('seq', 'in', seqs).execute();
+  }
+}
+
+// Plugin ids are lower-case letters, digits and dashes: nothing LIKE treats specially.
+function waitingFor(pluginId: string): string {
+  return `%,${pluginId},%`;
 }

@@ -91,6 +91,12 @@ export type AfterHook<E extends AfterHookName, Settings> = (event: HookEvents[E]
 export type TransactionalHook<E extends AfterHookName, Settings> = (event: HookEvents[E], ctx: TransactionalHookContext<Settings>) => Promise<void>;
 export type TransactionalHooks<Settings> = { [E in AfterHookName]?: TransactionalHook<E, Settings> };
 
+/**
+ * An event as a plugin's `consumeEvents` gets it from the queue: what happened, when, to which
+ * resource (`resourceOf`), and the event both parsed and as the JSON text it was queued as.
+ */
+export type QueuedEvent = { [E in AfterHookName]: { name: E; at: string; resource: { type: string; id: string }; event: HookEvents[E]; json: string } }[AfterHookName];
+
 /** Work a plugin does in every server process while it serves (webhook deliveries, pruning the audit log). */
 export interface BackgroundService {
   stop(): Promise<void>;
@@ -120,6 +126,16 @@ export interface PluginDefinition<Settings = Record<string, never>> {
    * row): nothing is recorded for a change that rolls back, and a throw here rolls the change back.
    */
   transactionalHooks?: TransactionalHooks<Settings>;
+  /**
+   * Takes every after-hook event from the plugins' queue (decisions/0030): the change's transaction
+   * writes one narrow row naming the plugins enabled then (nothing for a change that rolls back), and
+   * once it has committed the events are handed over in batches, in the order they happened, in a
+   * transaction of their own that also takes them off the queue, so what this writes through `ctx.db`
+   * is written exactly once. A throw rolls the batch back; it is logged and handed over again later,
+   * and the plugin's later events wait behind it (other plugins' do not). The durable records of a
+   * change at a fraction of a transactional hook's cost: how the outbox and the audit log are written.
+   */
+  consumeEvents?: (events: readonly QueuedEvent[], ctx: TransactionalHookContext<Settings>) => Promise<void>;
   /** Routes under `/_cms/api/plugins/:id`, declared with `defineRoute` like Folio's own (paths relative to that). */
   routes?: readonly Route[];
   /** Started once per server process (not by the CLI); stopped when the server stops. */

@@ -1,15 +1,14 @@
 import type { z } from 'zod';
-import { isoNow } from '../../core/clock.ts';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import { newId } from '../../core/ids.ts';
 import { access, defineOperation } from '../../core/operation.ts';
 import { toPage, type Page } from '../../core/pagination.ts';
 import { defineRoute } from '../../http/route.ts';
-import { eventTypeOf, forEveryEvent, resourceOf } from '../event-types.ts';
+import { eventTypeOf } from '../event-types.ts';
 import type { AfterHookName, HookEvents } from '../types.ts';
-import { definePlugin, type BackgroundContext, type TransactionalHookContext } from '../types.ts';
+import { definePlugin, type BackgroundContext, type QueuedEvent } from '../types.ts';
 import { AuditListResponse, AuditSettings, ListAuditQuery, type AuditEvent } from './schemas.ts';
-import { insertAuditEvent, listAuditEvents, pruneAuditEvents, type AuditRow } from './store.ts';
+import { insertAuditEvents, listAuditEvents, pruneAuditEvents, type AuditRow } from './store.ts';
 
 export const auditLogId = 'audit-log';
 
@@ -21,6 +20,23 @@ function detailsOf(event: HookEvents[AfterHookName]): Record<string, unknown> {
   }
   if ('item' in event) return { filename: event.item.filename, mimeType: event.item.mimeType, size: event.item.size };
   return { method: event.method };
+}
+
+function auditRowOf({ name, at, resource, event }: QueuedEvent): AuditRow {
+  const { actor } = event;
+  return {
+    id: newId(),
+    at,
+    action: eventTypeOf[name],
+    resource_type: resource.type,
+    resource_id: resource.id,
+    actor_kind: actor.kind,
+    actor_id: actor.kind === 'user' ? actor.userId : null,
+    actor_email: actor.kind === 'user' ? actor.email : null,
+    credential_type: actor.kind === 'user' ? actor.credential.type : null,
+    credential_id: actor.kind === 'user' ? actor.credential.id : null,
+    details: JSON.stringify(detailsOf(event)),
+  };
 }
 
 function toAuditEvent(row: AuditRow): AuditEvent {
@@ -39,6 +55,8 @@ export const listAuditLog = defineOperation({
   name: 'auditLog.list',
   access: access.scope('admin'),
   async run(ctx, input: z.output<typeof ListAuditQuery>): Promise<Page<AuditEvent>> {
+    // Every change committed before the request is in the answer, its record taken from the queue first.
+    await ctx.plugins?.handOverQueuedEvents(ctx, auditLogId);
     const after = input.cursor === undefined ? undefined : (decodeCursor(input.cursor, 2).map(String) as [string, string]);
     const rows = await listAuditEvents(ctx.db, input, { after, limit: input.limit + 1 });
     return toPage(rows, input.limit, (row) => encodeCursor([row.at, row.id]), toAuditEvent);
@@ -49,6 +67,8 @@ export const listAuditLog = defineOperation({
 export async function pruneAuditLog(ctx: Pick<BackgroundContext, 'db' | 'clock' | 'log' | 'plugins'>): Promise<number> {
   const plugin = ctx.plugins?.find(auditLogId);
   if (!plugin) return 0;
+  // Records still queued are made first, so one already past the retention is pruned now.
+  await ctx.plugins!.handOverQueuedEvents(ctx, auditLogId);
   const { settings } = await ctx.plugins!.stateOf(ctx.db, plugin, ctx.log);
   const cutoff = new Date(ctx.clock.now().getTime() - (settings as AuditSettings).retentionDays * 86_400_000).toISOString();
   return pruneAuditEvents(ctx.db, cutoff);
@@ -57,8 +77,9 @@ export async function pruneAuditLog(ctx: Pick<BackgroundContext, 'db' | 'clock' 
 const pruneEveryMs = 3_600_000;
 
 /**
- * The audit log: who did what to which resource, when, and through which credential, written in the
- * transaction of the change (REST, MCP, the CLI and the importer alike), readable by admins.
+ * The audit log: who did what to which resource, when, and through which credential, readable by
+ * admins. Each change's event is queued in its transaction (REST, MCP, the CLI and the importer
+ * alike; decisions/0030) and recorded here in batches.
  */
 export const auditLogPlugin = definePlugin<AuditSettings>({
   id: auditLogId,
@@ -66,23 +87,9 @@ export const auditLogPlugin = definePlugin<AuditSettings>({
   version: '1.0.0',
   description: 'Records who changed which content, media or session, when and with which credential; kept for a configurable number of days',
   settings: AuditSettings,
-  transactionalHooks: forEveryEvent(async (name, event, ctx: TransactionalHookContext<AuditSettings>) => {
-    const resource = resourceOf(name, event);
-    const actor = event.actor;
-    await insertAuditEvent(ctx.db, {
-      id: newId(),
-      at: isoNow(ctx.clock),
-      action: eventTypeOf[name],
-      resource_type: resource.type,
-      resource_id: resource.id,
-      actor_kind: actor.kind,
-      actor_id: actor.kind === 'user' ? actor.userId : null,
-      actor_email: actor.kind === 'user' ? actor.email : null,
-      credential_type: actor.kind === 'user' ? actor.credential.type : null,
-      credential_id: actor.kind === 'user' ? actor.credential.id : null,
-      details: JSON.stringify(detailsOf(event)),
-    });
-  }),
+  async consumeEvents(events, ctx) {
+    await insertAuditEvents(ctx.db, events.map(auditRowOf));
+  },
   routes: [
     defineRoute({ method: 'get', path: '/events', tag: 'Audit log (plugin)', summary: 'Audit records, newest first, with filters', operation: listAuditLog, query: ListAuditQuery, response: AuditListResponse }),
   ],

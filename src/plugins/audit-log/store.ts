@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
-import { insertRow } from '../../db/compiled.ts';
+import { insertRows } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
 import type { AuditEventsTable } from '../../db/types.ts';
 
 export type AuditRow = Selectable<AuditEventsTable>;
 
-export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
-  await insertRow(db, 'audit_events', row);
+export async function insertAuditEvents(db: Db, rows: readonly AuditRow[]): Promise<void> {
+  await insertRows(db, 'audit_events', rows);
 }
 
 export interface AuditFilters {

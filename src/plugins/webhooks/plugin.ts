@@ -1,35 +1,40 @@
-import { isoNow } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
-import { eventTypeOf, forEveryEvent, resourceOf } from '../event-types.ts';
-import { definePlugin, type TransactionalHookContext } from '../types.ts';
+import { isoNow } from '../../core/clock.ts';
+import { eventTypeOf } from '../event-types.ts';
+import { definePlugin } from '../types.ts';
 import { webhookRoutes } from './routes.ts';
-import { insertDeliveries, listActiveSubscriptions, newDelivery } from './store.ts';
+import { insertDeliveries, listActiveSubscriptions, newDelivery, type DeliveryRow } from './store.ts';
 import { createDeliveryWorker } from './worker.ts';
 
+export const webhooksId = 'webhooks';
+
 /**
- * Webhooks: every event a subscription asks for becomes a delivery in the outbox, written in the
- * transaction of the change (no event lost, none for a change rolled back); every server process
- * sends what is due (worker.ts), signed the Standard Webhooks way.
+ * Webhooks: every event a subscription asks for becomes a delivery in the outbox. Events reach it
+ * through the plugins' queue (decisions/0030), written in the transaction of the change (no event
+ * lost, none for a change rolled back) and taken here in batches; every server process sends what is
+ * due (worker.ts), signed the Standard Webhooks way.
  */
 export const webhooksPlugin = definePlugin({
-  id: 'webhooks',
+  id: webhooksId,
   name: 'Webhooks',
   version: '1.0.0',
   description: 'Signed HTTP notifications of content, media and sign-in events to subscribed URLs, retried for up to a day',
-  transactionalHooks: forEveryEvent(async (name, event, ctx: TransactionalHookContext<unknown>) => {
-    const type = eventTypeOf[name];
-    const subscriptions = (await listActiveSubscriptions(ctx.db)).filter((subscription) => {
-      const events = JSON.parse(subscription.events) as string[];
-      return events.includes('*') || events.includes(type);
-    });
+  async consumeEvents(events, ctx) {
+    const subscriptions = (await listActiveSubscriptions(ctx.db)).map((subscription) => ({ id: subscription.id, events: new Set(JSON.parse(subscription.events) as string[]) }));
     if (subscriptions.length === 0) return;
     const now = isoNow(ctx.clock);
-    const resource = resourceOf(name, event);
-    const payload = JSON.stringify({ type, timestamp: now, data: event });
-    const messageId = `msg_${newId()}`;
-    const message = { messageId, eventType: type, orderingKey: `${resource.type}:${resource.id}`, payload, now };
-    await insertDeliveries(ctx.db, subscriptions.map((subscription) => newDelivery(subscription.id, message)));
-  }),
+    const deliveries: DeliveryRow[] = [];
+    for (const { name, at, resource, json } of events) {
+      const type = eventTypeOf[name];
+      const subscribed = subscriptions.filter((subscription) => subscription.events.has('*') || subscription.events.has(type));
+      if (subscribed.length === 0) continue;
+      // The payload is the queued JSON as it is, wrapped: the event is not parsed and written again.
+      const payload = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(at)},"data":${json}}`;
+      const message = { messageId: `msg_${newId()}`, eventType: type, orderingKey: `${resource.type}:${resource.id}`, payload, now };
+      for (const subscription of subscribed) deliveries.push(newDelivery(subscription.id, message));
+    }
+    await insertDeliveries(ctx.db, deliveries);
+  },
   routes: webhookRoutes,
   background: (ctx) => {
     const worker = createDeliveryWorker(ctx);

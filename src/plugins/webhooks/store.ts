@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
-import { insertRow } from '../../db/compiled.ts';
+import { insertRows } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
 import { inTransaction, lockRowsSkipLocked } from '../../db/dialect.ts';
 import { ReadCache } from '../../db/read-cache.ts';
@@ -67,10 +67,8 @@ export function newDelivery(subscriptionId: string, message: { messageId: string
   };
 }
 
-export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
-  // One subscription is the common case: its statement is compiled once; more go in one statement.
-  if (rows.length === 1) await insertRow(db, 'webhook_deliveries', rows[0]!);
-  else if (rows.length > 1) await db.kysely.insertInto('webhook_deliveries').values(rows).execute();
+export async function insertDeliveries(db: Db, rows: readonly DeliveryRow[]): Promise<void> {
+  await insertRows(db, 'webhook_deliveries', rows);
 }
 
 /** Names one attempt at a delivery: its writes apply only while this claim still holds. */
@@ -97,19 +95,23 @@ function claimable(db: Db, now: string, limit: number) {
     // A claimed delivery is due again when its claim runs out (next_attempt_at is set to the claim's end).
     .where('d.state', 'in', unfinished)
     .where('d.next_attempt_at', '<=', now)
-    // A subquery, not a join: FOR UPDATE would lock the subscription too, and serialize every claim of it.
-    .where('d.subscription_id', 'in', (query) => query.selectFrom('webhook_subscriptions').select('id').where('active', '=', 1))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as o')
-            .select('o.id')
-            .whereRef('o.subscription_id', '=', 'd.subscription_id')
-            .whereRef('o.ordering_key', '=', 'd.ordering_key')
-            .whereRef('o.id', '<', 'd.id')
-            .where('o.state', 'in', unfinished),
+    // A subquery, not a join: FOR UPDATE would lock the subscription too, and serialize every claim of
+    // it. Correlated, not `subscription_id in (…)`: with that, SQLite read the deliveries through the
+    // order index and sorted every unfinished one on each claim (2.6 ms at 3,000 waiting, not 0.16).
+    .where(({ and, not, exists, selectFrom }) =>
+      and([
+        exists(selectFrom('webhook_subscriptions as s').select('s.id').whereRef('s.id', '=', 'd.subscription_id').where('s.active', '=', 1)),
+        not(
+          exists(
+            selectFrom('webhook_deliveries as o')
+              .select('o.id')
+              .whereRef('o.subscription_id', '=', 'd.subscription_id')
+              .whereRef('o.ordering_key', '=', 'd.ordering_key')
+              .whereRef('o.id', '<', 'd.id')
+              .where('o.state', 'in', unfinished),
+          ),
         ),
-      ),
+      ]),
     )
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')

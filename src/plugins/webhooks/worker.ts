@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { batched } from '../../core/batched.ts';
 import { newId } from '../../core/ids.ts';
 import type { BackgroundContext } from '../types.ts';
+import { webhooksId } from './plugin.ts';
 import { sendWebhook } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
 import { claimDeliveries, settleAttempts, type ClaimedDelivery, type Settlement } from './store.ts';
@@ -68,6 +69,8 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
    * may free the next event of its entry), until nothing is due and nothing is in flight.
    */
   async function claimAndSend(): Promise<number> {
+    // The deliveries of every event committed so far are made first (decisions/0030).
+    await ctx.plugins?.handOverQueuedEvents(ctx, webhooksId);
     const inFlight = new Set<Promise<void>>();
     let sent = 0;
     for (;;) {

@@ -1,0 +1,112 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/connection.ts';
+import { inTransaction, serializeTransactions, type Transaction } from '../db/dialect.ts';
+import type { LoadedPlugin } from './host.ts';
+import { hasQueuedEvents, markEventsTaken, queuedEventsFor, type QueuedEventRow } from './store.ts';
+import type { BackgroundContext, BackgroundService, QueuedEvent, TransactionalHookContext } from './types.ts';
+
+/**
+ * The hand-over of the plugins' queued events (decisions/0030). A change writes one narrow row in its
+ * transaction; here each consuming plugin takes its events, oldest first, a batch per transaction
+ * that also takes them off the queue. Batches are what make it cheap: a hundred audit records or
+ * deliveries share their index pages and one commit, where one each per change cost the change a
+ * third of its time.
+ */
+
+const batchSize = 500;
+// Every process hands over under one lock (PostgreSQL; SQLite's writers are serialized already), so
+// no two take the same events, and one plugin's events are taken in order.
+const eventQueueLockKey = 7_346_121_905_115;
+/** How long after a change of this process its events are handed over: long enough for a busy server's changes to share a batch. */
+const kickDelayMs = 20;
+/** How often events queued by other processes (the CLI, other servers) are looked for. */
+const pollIntervalMs = 1000;
+
+/** Hands `plugin` every event waiting for it; resolves with how many. Logs, never throws: a failing batch stays queued. */
+export async function handOverTo(ctx: { db: Db; log: Logger }, plugin: LoadedPlugin, contextFor: (tx: Transaction) => Promise<TransactionalHookContext<unknown>>): Promise<number> {
+  const { id, consumeEvents } = plugin.definition;
+  if (!consumeEvents) return 0;
+  let handed = 0;
+  try {
+    while (await hasQueuedEvents(ctx.db, id)) {
+      const taken = await inTransaction(ctx.db, async (tx) => {
+        await serializeTransactions(tx, eventQueueLockKey);
+        const rows = await queuedEventsFor(tx, id, batchSize);
+        if (rows.length > 0) {
+          await consumeEvents(rows.map(queuedEvent), await contextFor(tx));
+          await markEventsTaken(tx, id, rows);
+        }
+        return rows.length;
+      });
+      handed += taken;
+      if (taken < batchSize) break;
+    }
+  } catch (error) {
+    ctx.log.error({ err: error, plugin: id }, 'a plugin failed to take its queued events; they stay queued and are handed over again later');
+  }
+  return handed;
+}
+
+/** The event as plugins see it; parsed only when read (webhooks send the JSON text as it is). */
+function queuedEvent(row: QueuedEventRow): QueuedEvent {
+  let parsed: unknown;
+  const split = row.resource.indexOf(':');
+  return {
+    name: row.name,
+    at: row.at,
+    resource: { type: row.resource.slice(0, split), id: row.resource.slice(split + 1) },
+    json: row.event,
+    get event() {
+      return (parsed ??= JSON.parse(row.event));
+    },
+  } as QueuedEvent;
+}
+
+export interface EventDispatcher extends BackgroundService {
+  /** This process committed an event: hand it over shortly, with whatever else comes meanwhile. */
+  kick(): void;
+}
+
+/** Hands over queued events in this process: shortly after each of its own changes, and every second for other processes'. */
+export function startEventDispatcher(ctx: Pick<BackgroundContext, 'log'>, handOver: () => Promise<number>): EventDispatcher {
+  let running: Promise<void> | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  let again = false;
+  let stopped = false;
+
+  const run = () => {
+    pending = undefined;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = handOver()
+      .then(() => undefined, (error: unknown) => ctx.log.error({ err: error }, 'handing over queued plugin events failed'))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          schedule();
+        }
+      });
+  };
+  const schedule = () => {
+    if (!pending && !stopped) pending = setTimeout(run, kickDelayMs);
+  };
+  const poll = setInterval(run, pollIntervalMs);
+  poll.unref();
+  run();
+  return {
+    kick() {
+      if (running) again = true;
+      else schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      clearTimeout(pending);
+      await running;
+    },
+  };
+}
