@@ -186,16 +186,17 @@ const recorder = definePlugin({
   name: 'Recorder',
   version: '1.0.0',
   description: 'Records the events handed over',
-  consumeEvents: async (events) => void consumed.recorder.push(...events.map(describeEvent)),
+  // Recorded once the batch commits, as a plugin's writes through ctx.db are: a batch rolled back is handed over again.
+  consumeEvents: async (events, ctx) => ctx.db.afterCommit(() => consumed.recorder.push(...events.map(describeEvent))),
 });
 const flaky = definePlugin({
   id: 'flaky',
   name: 'Flaky',
   version: '1.0.0',
   description: 'Fails to take its events while told to',
-  consumeEvents: async (events) => {
+  consumeEvents: async (events, ctx) => {
     if (flakyFails) throw new Error('flaky on purpose');
-    consumed.flaky.push(...events.map(describeEvent));
+    ctx.db.afterCommit(() => consumed.flaky.push(...events.map(describeEvent)));
   },
 });
 

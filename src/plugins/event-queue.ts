@@ -22,29 +22,48 @@ const kickDelayMs = 20;
 /** How often events queued by other processes (the CLI, other servers) are looked for. */
 const pollIntervalMs = 1000;
 
-/** Hands `plugin` every event waiting for it; resolves with how many. Logs, never throws: a failing batch stays queued. */
-export async function handOverTo(ctx: { db: Db; log: Logger }, plugin: LoadedPlugin, contextFor: (tx: Transaction) => Promise<TransactionalHookContext<unknown>>): Promise<number> {
-  const { id, consumeEvents } = plugin.definition;
-  if (!consumeEvents) return 0;
-  let handed = 0;
+/**
+ * Hands `plugins` every event waiting for them; resolves with how many (an event counts once per
+ * plugin). Together first, one transaction per batch for all of them; if that fails, one plugin at a
+ * time, so the one that fails holds up only itself. Logs, never throws: a failing batch stays queued.
+ */
+export async function handOverTo(ctx: { db: Db; log: Logger }, plugins: readonly LoadedPlugin[], contextFor: ContextFor): Promise<number> {
+  const consumers = plugins.filter((plugin) => plugin.definition.consumeEvents);
+  if (consumers.length === 0) return 0;
+  const handed = { count: 0 };
   try {
-    while (await hasQueuedEvents(ctx.db, id)) {
-      const taken = await inTransaction(ctx.db, async (tx) => {
-        await serializeTransactions(tx, eventQueueLockKey);
-        const rows = await queuedEventsFor(tx, id, batchSize);
-        if (rows.length > 0) {
-          await consumeEvents(rows.map(queuedEvent), await contextFor(tx));
-          await markEventsTaken(tx, id, rows);
-        }
-        return rows.length;
-      });
-      handed += taken;
-      if (taken < batchSize) break;
-    }
+    await drain(ctx.db, consumers, contextFor, handed);
   } catch (error) {
-    ctx.log.error({ err: error, plugin: id }, 'a plugin failed to take its queued events; they stay queued and are handed over again later');
+    if (consumers.length > 1) {
+      for (const plugin of consumers) handed.count += await handOverTo(ctx, [plugin], contextFor);
+    } else {
+      ctx.log.error({ err: error, plugin: consumers[0]!.definition.id }, 'a plugin failed to take its queued events; they stay queued and are handed over again later');
+    }
   }
-  return handed;
+  return handed.count;
+}
+
+type ContextFor = (plugin: LoadedPlugin, tx: Transaction) => Promise<TransactionalHookContext<unknown>>;
+
+/** Batch after batch until none is full; `handed` counts what committed, should a later batch throw. */
+async function drain(db: Db, consumers: readonly LoadedPlugin[], contextFor: ContextFor, handed: { count: number }): Promise<void> {
+  const ids = consumers.map((plugin) => plugin.definition.id);
+  while (await hasQueuedEvents(db, ids)) {
+    const taken = await inTransaction(db, async (tx) => {
+      await serializeTransactions(tx, eventQueueLockKey);
+      const rows = await queuedEventsFor(tx, ids, batchSize);
+      let count = 0;
+      for (const plugin of consumers) {
+        const events = rows.filter((row) => row.consumers.includes(`,${plugin.definition.id},`)).map(queuedEvent);
+        if (events.length > 0) await plugin.definition.consumeEvents!(events, await contextFor(plugin, tx));
+        count += events.length;
+      }
+      await markEventsTaken(tx, ids, rows);
+      return { rows: rows.length, count };
+    });
+    handed.count += taken.count;
+    if (taken.rows < batchSize) return;
+  }
 }
 
 /** The event as plugins see it; parsed only when read (webhooks send the JSON text as it is). */

@@ -127,12 +127,8 @@ export class PluginHost {
    * fails is logged and its events stay queued.
    */
   async handOverQueuedEvents(ctx: HookRuntime & { db: Db }, pluginId?: string): Promise<number> {
-    let handed = 0;
-    for (const plugin of this.plugins) {
-      if (pluginId !== undefined && plugin.definition.id !== pluginId) continue;
-      handed += await handOverTo(ctx, plugin, async (tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
-    }
-    return handed;
+    const plugins = this.plugins.filter((plugin) => pluginId === undefined || plugin.definition.id === pluginId);
+    return handOverTo(ctx, plugins, async (plugin, tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
   }
 
   /** Starts every plugin's background work in this process, and the hand-over of queued events (the CLI starts none). */

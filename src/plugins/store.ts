@@ -42,21 +42,21 @@ export async function queueEvent(tx: Db, row: Omit<QueuedEventRow, 'seq'>): Prom
   await insertRow(tx, 'plugin_events', row);
 }
 
-/** A plain read: whether any event waits for `pluginId`, so an idle poll takes no write lock. */
-export async function hasQueuedEvents(db: Db, pluginId: string): Promise<boolean> {
-  return (await db.kysely.selectFrom('plugin_events').select('seq').where('consumers', 'like', waitingFor(pluginId)).limit(1).execute()).length > 0;
+/** A plain read: whether any event waits for one of `pluginIds`, so an idle poll takes no write lock. */
+export async function hasQueuedEvents(db: Db, pluginIds: readonly string[]): Promise<boolean> {
+  return (await waitingFor(db, pluginIds).select('seq').limit(1).execute()).length > 0;
 }
 
-/** The oldest `limit` events waiting for `pluginId`, in the order they happened. */
-export function queuedEventsFor(tx: Db, pluginId: string, limit: number): Promise<QueuedEventRow[]> {
-  return tx.kysely.selectFrom('plugin_events').selectAll().where('consumers', 'like', waitingFor(pluginId)).orderBy('seq').limit(limit).execute();
+/** The oldest `limit` events waiting for any of `pluginIds`, in the order they happened. */
+export function queuedEventsFor(tx: Db, pluginIds: readonly string[], limit: number): Promise<QueuedEventRow[]> {
+  return waitingFor(tx, pluginIds).selectAll().orderBy('seq').limit(limit).execute();
 }
 
-/** Takes `pluginId` off the events it has taken: a row no plugin waits for any more goes. */
-export async function markEventsTaken(tx: Db, pluginId: string, rows: readonly QueuedEventRow[]): Promise<void> {
+/** Takes `pluginIds` off the events they have taken: a row no plugin waits for any more goes. */
+export async function markEventsTaken(tx: Db, pluginIds: readonly string[], rows: readonly QueuedEventRow[]): Promise<void> {
   const remaining = new Map<string, number[]>();
   for (const row of rows) {
-    const consumers = row.consumers.replace(`,${pluginId},`, ',');
+    const consumers = pluginIds.reduce((left, id) => left.replace(`,${id},`, ','), row.consumers);
     remaining.set(consumers, [...(remaining.get(consumers) ?? []), row.seq]);
   }
   for (const [consumers, seqs] of remaining) {
@@ -66,6 +66,6 @@ export async function markEventsTaken(tx: Db, pluginId: string, rows: readonly Q
 }
 
 // Plugin ids are lower-case letters, digits and dashes: nothing LIKE treats specially.
-function waitingFor(pluginId: string): string {
-  return `%,${pluginId},%`;
+function waitingFor(db: Db, pluginIds: readonly string[]) {
+  return db.kysely.selectFrom('plugin_events').where((where) => where.or(pluginIds.map((id) => where('consumers', 'like', `%,${id},%`))));
 }
