@@ -28,6 +28,13 @@ export interface SearchFigures {
   suggest: Load;
   /** A different query on every request (pairs of middling words): no answer is asked twice between writes, so none comes from memory. */
   searchVaried: Load;
+  /**
+   * Offered at the target's rate (2,000 req/s, BENCH_SEARCH_RATE) over the same connections: the
+   * latency a site serving that many searches sees, which at full load is mostly the queue of the
+   * other connections. The one query again, and a different query each time.
+   */
+  searchAtRate: Load;
+  searchVariedAtRate: Load;
   /** One connection: the latency of a request that waits for no other. */
   searchAlone: Load;
   suggestAlone: Load;
@@ -61,8 +68,7 @@ function vocabularyWord(n: number): string {
   return `${a}${b}${c}`;
 }
 
-const vocabulary = Array.from({ length: vocabularySize }, (_, n) => vocabularyWord(n));
-
+export const vocabulary = Array.from({ length: vocabularySize }, (_, n) => vocabularyWord(n));
 
 /** The two query words: middling ones (each in roughly one entry in ten). */
 const queryWords = [vocabulary[480]!, vocabulary[650]!];
@@ -79,7 +85,7 @@ function portableText(paragraphs: string[]): string {
 }
 
 /** Adds published entries until the collection holds `total`; returns how many hold both query words. */
-async function seedEntries(db: Db, table: string, from: number, total: number, next: () => number): Promise<number> {
+export async function seedEntries(db: Db, table: string, from: number, total: number, next: () => number): Promise<number> {
   let matches = 0;
   const now = new Date().toISOString();
   for (let start = from; start < total; start += 500) {
@@ -100,11 +106,13 @@ async function seedEntries(db: Db, table: string, from: number, total: number, n
   return matches;
 }
 
-/** `paths`, when given, are requested in turn instead of the URL's own path. */
-async function load(url: string, token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'>, paths?: readonly string[]): Promise<Load> {
+const targetRate = Number(process.env.BENCH_SEARCH_RATE ?? 2000);
+
+/** `paths`, when given, are requested in turn instead of the URL's own path; `rate`, when given, caps the requests per second offered. */
+async function load(url: string, token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'> & { rate?: number }, paths?: readonly string[]): Promise<Load> {
   let n = 0;
   const requests = paths && [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[(n += 1) % paths.length] }) }];
-  const settings = { url, headers: { authorization: `Bearer ${token}` }, connections: options.connections, requests };
+  const settings = { url, headers: { authorization: `Bearer ${token}` }, connections: options.connections, requests, ...(options.rate === undefined ? {} : { overallRate: options.rate }) };
   await autocannon({ ...settings, duration: Math.min(2, options.duration) });
   const result = await autocannon({ ...settings, duration: options.duration });
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses`);
@@ -148,6 +156,9 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
         matches,
         search: await load(searchUrl, options.token, options),
         searchVaried: await load(searchUrl, options.token, options, variedPaths),
+        searchAtRate: await load(searchUrl, options.token, { ...options, rate: targetRate }),
+        // Other pairs than the run above asked, so none of these was asked before.
+        searchVariedAtRate: await load(searchUrl, options.token, { ...options, rate: targetRate }, variedPaths.slice(20_000)),
         suggest: await load(suggestUrl, options.token, options),
         searchAlone: await load(searchUrl, options.token, alone),
         suggestAlone: await load(suggestUrl, options.token, alone),
@@ -161,12 +172,15 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
 
 export function printSearch({ baseline, sizes: figures }: Awaited<ReturnType<typeof measureSearch>>, engine: string, connections: number): void {
   console.log(`\nSearch on ${engine} (query "${queryWords.join(' ')}", limit 20; suggest "${suggestPrefix}"); baseline ${baseline.requestsPerSecond.toFixed(0)} req/s at ${connections} connections`);
-  for (const { entries, rebuildSeconds, matches, search, searchVaried, suggest, searchAlone, suggestAlone } of figures) {
+  for (const { entries, rebuildSeconds, matches, search, searchVaried, searchAtRate, searchVariedAtRate, suggest, searchAlone, suggestAlone } of figures) {
     const ratio = ((search.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
     console.log(`  ${entries} entries (${matches} hold both words): rebuild ${rebuildSeconds.toFixed(1)} s`);
     const timeouts = (load: Load) => (load.timeouts > 0 ? ` (${load.timeouts} timed out)` : '');
     console.log(`    search  at ${connections}, one query asked again: ${search.requestsPerSecond.toFixed(0)} req/s (${ratio}% of baseline), p50 ${search.p50} ms, p99 ${search.p99} ms${timeouts(search)}; alone: p50 ${searchAlone.p50} ms, p99 ${searchAlone.p99} ms`);
     console.log(`    search  at ${connections}, every query different: ${searchVaried.requestsPerSecond.toFixed(0)} req/s, p50 ${searchVaried.p50} ms, p99 ${searchVaried.p99} ms${timeouts(searchVaried)}`);
+    const atRate = (name: string, load: Load) => `    search  at ${targetRate} req/s offered, ${name}: ${load.requestsPerSecond.toFixed(0)} req/s served, p50 ${load.p50} ms, p99 ${load.p99} ms${timeouts(load)}`;
+    console.log(atRate('one query asked again', searchAtRate));
+    console.log(atRate('every query different', searchVariedAtRate));
     console.log(`    suggest at ${connections}: ${suggest.requestsPerSecond.toFixed(0)} req/s, p50 ${suggest.p50} ms, p99 ${suggest.p99} ms${timeouts(suggest)}; alone: p50 ${suggestAlone.p50} ms, p99 ${suggestAlone.p99} ms`);
   }
 }
