@@ -184,7 +184,7 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
     const pending = async () => (await site.t.db.kysely.selectFrom('import_connections').select('state_hash').execute()).length;
     const before = await pending();
     site.t.clock.advance(10 * 60_000 + 1);
-    await sweepExpired(site.t.db, site.t.clock);
+    await sweepExpired(site.t);
     expect(await pending()).toBe(0);
     expect(before).toBeGreaterThan(0);
     expect(issuePaths(await request('GET', `/import/legacy/callback?state=${started.searchParams.get('state')}&code=code-9`))).toEqual(['state']);

@@ -62,10 +62,10 @@ describe('rate limits', () => {
     const account = { account: 'swept@example.com' };
     expectSuccess(await t.request('POST', `${api}/test/limited`, { body: account }));
     const counters = () => t.db.kysely.selectFrom('rate_limits').select('key').where('key', '=', 'test:account:swept@example.com').execute();
-    await sweepExpired(t.db, t.clock);
+    await sweepExpired(t);
     expect(await counters()).toHaveLength(1);
     t.clock.advance(86_400_001);
-    await sweepExpired(t.db, t.clock);
+    await sweepExpired(t);
     expect(await counters()).toEqual([]);
   });
 

@@ -104,7 +104,7 @@ export function analysisInput(ctx: Pick<AuthorizedContext, 'storage'>, row: stor
   return row.input === null ? storedFile(ctx, row.storage_key, row.filename) : (JSON.parse(row.input) as SourceInput);
 }
 
-/** Drops analyses past their lifetime and their files. */
+/** Drops analyses past their lifetime and their files (housekeeping's sweep). */
 export async function removeExpiredAnalyses(ctx: Pick<AuthorizedContext, 'db' | 'storage' | 'clock'>): Promise<void> {
   // A live site's analysis has no file (an empty key).
   const keys = (await store.deleteExpiredAnalyses(ctx.db, isoNow(ctx.clock))).filter((key) => key !== '');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { access, defineOperation } from '../core/operation.ts';
 import type { MultipartBody } from '../http/body.ts';
-import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, removeExpiredAnalyses, requireAnalysis, type AnalysisView } from './analysis.ts';
+import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, requireAnalysis, type AnalysisView } from './analysis.ts';
 import { finishConnection, startConnection, type ConnectAnswer } from './hosted/connect.ts';
 import { jobView, requireImportJob } from './job-view.ts';
 import { preparePostTypes, type PreparedType } from './prepare.ts';
@@ -25,7 +25,6 @@ export const analyzeImport = defineOperation({
   name: 'import.analyze',
   access: importAccess,
   async run(ctx, input: { form: 'json'; value: z.output<typeof HostedAnalyzeBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<AnalysisView> {
-    await removeExpiredAnalyses(ctx);
     if (input.form === 'json') return analyzeSite(ctx, input.value.source, { type: 'oauth', url: input.value.url, accessToken: input.value.accessToken });
     const upload = await receiveUpload(ctx, input.parts, []);
     return analyzeUpload(ctx, fileSource, upload);
@@ -49,7 +48,6 @@ export const connectCallback = defineOperation({
   name: 'import.connectCallback',
   access: importAccess,
   async run(ctx, input: z.output<typeof CallbackQuery>): Promise<AnalysisView> {
-    await removeExpiredAnalyses(ctx);
     return finishConnection(ctx, input);
   },
 });

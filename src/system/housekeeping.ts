@@ -2,31 +2,41 @@ import type { Logger } from 'pino';
 import { pruneRateLimits } from '../auth/rate-limit.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../db/connection.ts';
+import { removeExpiredAnalyses } from '../import/analysis.ts';
 import * as importStore from '../import/store.ts';
+import type { MediaStorage } from '../media/storage/types.ts';
 import * as oauthStore from '../oauth/store.ts';
 
 /**
  * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens, WordPress.com
- * connections never finished), off the request path: done now and then by requests, it made a
+ * connections never finished, import analyses and their uploaded files), off the request path: done now and then by requests, it made a
  * request's work depend on chance. Each server process
  * sweeps on a timer; the deletes are idempotent, so several processes sweeping is harmless.
  */
 
+interface HousekeepingContext {
+  db: Db;
+  clock: Clock;
+  storage: MediaStorage;
+}
+
 /** One sweep; exported for tests and for `startHousekeeping`. */
-export async function sweepExpired(db: Db, clock: Clock): Promise<void> {
+export async function sweepExpired(ctx: HousekeepingContext): Promise<void> {
+  const { db, clock } = ctx;
   const now = clock.now();
   await pruneRateLimits(db, now);
   await oauthStore.deleteExpired(db, new Date(now.getTime() - 86_400_000).toISOString());
   await importStore.deleteExpiredConnections(db, now.toISOString());
+  await removeExpiredAnalyses(ctx);
 }
 
 const sweepIntervalMs = 10 * 60_000;
 
 /** Sweeps every ten minutes until stopped; a failed sweep is logged and tried again at the next. */
-export function startHousekeeping(ctx: { db: Db; clock: Clock; log: Logger }): { stop(): Promise<void> } {
+export function startHousekeeping(ctx: HousekeepingContext & { log: Logger }): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= sweepExpired(ctx.db, ctx.clock)
+    running ??= sweepExpired(ctx)
       .catch((error: unknown) => ctx.log.error({ err: error }, 'housekeeping sweep failed'))
       .finally(() => (running = undefined));
   }, sweepIntervalMs);

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { OutgoingError, outgoingBuffer } from '../../net/outgoing.ts';
+import { TransientFailure, withRetries } from '../../net/retry.ts';
 
 /**
  * WordPress.com's public REST API (v1.1), as the `legacy-hosted` source reads it: every request
@@ -100,48 +100,49 @@ export class WpcomApi {
   }
 
   private async request<T>(path: string, query: Record<string, string | number>): Promise<Answer<T>> {
-    const { config, accessToken, signal } = this.#options;
+    const { config, signal } = this.#options;
     const { timeoutMs, retries, retryDelayMs } = config.import.wpcom;
     const url = new URL(`${config.import.wpcom.apiUrl}/rest/v1.1/${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
-    const tries = this.#options.retries ?? retries;
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      let wait = retryDelayMs * 2 ** attempt;
-      let problem: string;
-      try {
-        const response = await outgoingBuffer(url.href, {
-          timeoutMs: this.#options.timeoutMs ?? timeoutMs,
-          maxBytes: maxAnswerBytes,
-          allowPrivate: config.outgoingAllowPrivate,
-          headers: { accept: 'application/json', ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) },
-        });
-        const body = parseJson(response.body);
-        if (response.status >= 200 && response.status < 300) {
-          if (body !== null && typeof body === 'object') return { body: body as T };
-          throw busy(path, `the answer (${response.status}) is not a JSON object`);
-        }
-        if (response.status === 429 || response.status >= 500) {
-          problem = `WordPress.com answered ${response.status}`;
-          const after = retryAfterMs(response.headers['retry-after']);
-          if (after !== undefined) {
-            if (after > maxRetryAfterMs) throw busy(path, `WordPress.com asks to wait ${Math.ceil(after / 1000)} s before the next request; try again later`);
-            wait = after;
-          }
-        } else {
-          const error = (body ?? {}) as ApiErrorBody;
-          if (response.status === 401 || tokenErrors.has(String(error.error))) throw tokenRefused(error);
-          if (response.status === 403) return { forbidden: typeof error.message === 'string' ? error.message : String(error.error ?? 'forbidden') };
-          throw refusal(path, response.status, error);
-        }
-      } catch (error) {
-        if (!(error instanceof OutgoingError)) throw error;
-        if (error.reason !== 'timeout' && error.reason !== 'network') throw busy(path, error.message);
-        problem = error.message;
-      }
-      if (attempt >= tries) throw busy(path, `${problem} (${attempt + 1} tries)`);
-      await sleep(wait, undefined, signal ? { signal } : {});
+    const options = { retries: this.#options.retries ?? retries, delayMs: retryDelayMs, signal };
+    try {
+      return await withRetries(() => this.requestOnce<T>(path, url, this.#options.timeoutMs ?? timeoutMs), options);
+    } catch (error) {
+      if (error instanceof TransientFailure) throw busy(path, `${error.message} (${error.tries} tries)`);
+      throw error;
     }
+  }
+
+  /** One try: the answer, a 403's reason, or a TransientFailure for what another try may not meet. */
+  private async requestOnce<T>(path: string, url: URL, timeoutMs: number): Promise<Answer<T>> {
+    const { config, accessToken } = this.#options;
+    let response;
+    try {
+      response = await outgoingBuffer(url.href, {
+        timeoutMs,
+        maxBytes: maxAnswerBytes,
+        allowPrivate: config.outgoingAllowPrivate,
+        headers: { accept: 'application/json', ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) },
+      });
+    } catch (error) {
+      if (!(error instanceof OutgoingError)) throw error;
+      if (error.reason !== 'timeout' && error.reason !== 'network') throw busy(path, error.message);
+      throw new TransientFailure(error.message);
+    }
+    const body = parseJson(response.body);
+    if (response.status >= 200 && response.status < 300) {
+      if (body !== null && typeof body === 'object') return { body: body as T };
+      throw busy(path, `the answer (${response.status}) is not a JSON object`);
+    }
+    if (response.status === 429 || response.status >= 500) {
+      const after = retryAfterMs(response.headers['retry-after']);
+      if (after !== undefined && after > maxRetryAfterMs) throw busy(path, `WordPress.com asks to wait ${Math.ceil(after / 1000)} s before the next request; try again later`);
+      throw new TransientFailure(`WordPress.com answered ${response.status}`, after);
+    }
+    const error = (body ?? {}) as ApiErrorBody;
+    if (response.status === 401 || tokenErrors.has(String(error.error))) throw tokenRefused(error);
+    if (response.status === 403) return { forbidden: typeof error.message === 'string' ? error.message : String(error.error ?? 'forbidden') };
+    throw refusal(path, response.status, error);
   }
 }
 

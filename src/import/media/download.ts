@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthorizedContext } from '../../core/operation.ts';
 import { AppError } from '../../core/errors.ts';
 import { ingestFile, type StoredFile } from '../../media/ingest.ts';
 import { newStorageKey } from '../../media/keys.ts';
 import { OutgoingError, outgoingRequest } from '../../net/outgoing.ts';
+import { TransientFailure, withRetries } from '../../net/retry.ts';
 
 /**
  * One attachment's bytes, fetched through the guarded client (decisions/0026) and stored through the
@@ -20,20 +20,14 @@ const maxRedirects = 5;
 
 export async function downloadAttachment(ctx: AuthorizedContext, url: string, signal?: AbortSignal): Promise<StoredFile> {
   const { retries, retryDelayMs } = ctx.config.import.media;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await downloadOnce(ctx, url, signal);
-    } catch (error) {
-      // Stopped (the job's lease lost, the server shutting down): not the file's failure.
-      signal?.throwIfAborted();
-      const retryable = error instanceof RetryableFailure;
-      if (!retryable || attempt >= retries) throw new DownloadFailure(error instanceof Error ? error.message : String(error));
-      await sleep(retryDelayMs * 2 ** attempt, undefined, { signal });
-    }
+  try {
+    return await withRetries(() => downloadOnce(ctx, url, signal), { retries, delayMs: retryDelayMs, signal });
+  } catch (error) {
+    // Stopped (the job's lease lost, the server shutting down): not the file's failure.
+    signal?.throwIfAborted();
+    throw error instanceof DownloadFailure ? error : new DownloadFailure(error instanceof Error ? error.message : String(error));
   }
 }
-
-class RetryableFailure extends Error {}
 
 async function downloadOnce(ctx: AuthorizedContext, url: string, signal: AbortSignal | undefined): Promise<StoredFile> {
   const { timeoutMs } = ctx.config.import.media;
@@ -48,7 +42,7 @@ async function downloadOnce(ctx: AuthorizedContext, url: string, signal: AbortSi
   if (status !== 200) {
     body.destroy();
     const message = `The server answered ${status}`;
-    throw status === 429 || status >= 500 ? new RetryableFailure(message) : new DownloadFailure(message);
+    throw status === 429 || status >= 500 ? new TransientFailure(message) : new DownloadFailure(message);
   }
   if (/^text\/html\b/i.test(headers['content-type'] ?? '')) {
     body.destroy();
@@ -76,7 +70,7 @@ async function downloadOnce(ctx: AuthorizedContext, url: string, signal: AbortSi
 
 function outgoingFailure(error: unknown): Error {
   if (!(error instanceof OutgoingError)) return error as Error;
-  if (error.reason === 'timeout' || error.reason === 'network') return new RetryableFailure(error.message);
+  if (error.reason === 'timeout' || error.reason === 'network') return new TransientFailure(error.message);
   if (error.reason === 'too-large') return new DownloadFailure(`The file is larger than the media upload limit: ${error.message}`);
   return new DownloadFailure(error.message);
 }
