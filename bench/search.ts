@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { pacedLoad } from './http-load.ts';
 import pino from 'pino';
 import { configuredBaseUrl, loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
@@ -108,11 +109,19 @@ export async function seedEntries(db: Db, table: string, from: number, total: nu
 
 const targetRate = Number(process.env.BENCH_SEARCH_RATE ?? 2000);
 
-/** `paths`, when given, are requested in turn instead of the URL's own path; `rate`, when given, caps the requests per second offered. */
-async function load(url: string, token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'> & { rate?: number }, paths?: readonly string[]): Promise<Load> {
+/** `urls` offered in turn at the target's rate over the bench's connections (http-load.ts pacedLoad), after a short warm-up. */
+async function loadAtRate(urls: readonly string[], token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'>): Promise<Load> {
+  const paced = { rate: targetRate, connections: options.connections, headers: { authorization: `Bearer ${token}` } };
+  await pacedLoad(urls, { ...paced, seconds: Math.min(2, options.duration) });
+  const { requestsPerSecond, p50, p99 } = await pacedLoad(urls, { ...paced, seconds: options.duration });
+  return { requestsPerSecond, p50, p99, timeouts: 0 };
+}
+
+/** `paths`, when given, are requested in turn instead of the URL's own path. */
+async function load(url: string, token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'>, paths?: readonly string[]): Promise<Load> {
   let n = 0;
   const requests = paths && [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[(n += 1) % paths.length] }) }];
-  const settings = { url, headers: { authorization: `Bearer ${token}` }, connections: options.connections, requests, ...(options.rate === undefined ? {} : { overallRate: options.rate }) };
+  const settings = { url, headers: { authorization: `Bearer ${token}` }, connections: options.connections, requests };
   await autocannon({ ...settings, duration: Math.min(2, options.duration) });
   const result = await autocannon({ ...settings, duration: options.duration });
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses`);
@@ -120,7 +129,7 @@ async function load(url: string, token: string, options: Pick<SearchBenchOptions
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, timeouts: result.timeouts };
 }
 
-export async function measureSearch(options: SearchBenchOptions): Promise<{ baseline: Load; sizes: SearchFigures[] }> {
+export async function measureSearch(options: SearchBenchOptions): Promise<{ baseline: Load; baselineAtRate: Load; sizes: SearchFigures[] }> {
   const config = loadConfig({ DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'silent' });
   const db = await openDatabase(config.database);
   const figures: SearchFigures[] = [];
@@ -131,6 +140,7 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
     await runOperation(createField, ctx, () => ({ collection: 'articles', slug: 'body', label: 'Body', type: 'portableText' as const, searchable: true }));
     const { table_name: table } = await db.kysely.selectFrom('collections').select('table_name').where('id', '=', item.id).executeTakeFirstOrThrow();
     const baseline = await load(options.baselineUrl, options.token, options);
+    const baselineAtRate = await loadAtRate([options.baselineUrl], options.token, options);
     const next = random(2026);
     let seeded = 0;
     let matches = 0;
@@ -156,22 +166,22 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
         matches,
         search: await load(searchUrl, options.token, options),
         searchVaried: await load(searchUrl, options.token, options, variedPaths),
-        searchAtRate: await load(searchUrl, options.token, { ...options, rate: targetRate }),
+        searchAtRate: await loadAtRate([searchUrl], options.token, options),
         // Other pairs than the run above asked, so none of these was asked before.
-        searchVariedAtRate: await load(searchUrl, options.token, { ...options, rate: targetRate }, variedPaths.slice(20_000)),
+        searchVariedAtRate: await loadAtRate(variedPaths.slice(20_000).map((path) => `${options.folioUrl}${path}`), options.token, options),
         suggest: await load(suggestUrl, options.token, options),
         searchAlone: await load(searchUrl, options.token, alone),
         suggestAlone: await load(suggestUrl, options.token, alone),
       });
     }
-    return { baseline, sizes: figures };
+    return { baseline, baselineAtRate, sizes: figures };
   } finally {
     await db.close();
   }
 }
 
-export function printSearch({ baseline, sizes: figures }: Awaited<ReturnType<typeof measureSearch>>, engine: string, connections: number): void {
-  console.log(`\nSearch on ${engine} (query "${queryWords.join(' ')}", limit 20; suggest "${suggestPrefix}"); baseline ${baseline.requestsPerSecond.toFixed(0)} req/s at ${connections} connections`);
+export function printSearch({ baseline, baselineAtRate, sizes: figures }: Awaited<ReturnType<typeof measureSearch>>, engine: string, connections: number): void {
+  console.log(`\nSearch on ${engine} (query "${queryWords.join(' ')}", limit 20; suggest "${suggestPrefix}"); baseline ${baseline.requestsPerSecond.toFixed(0)} req/s at ${connections} connections; at ${targetRate} req/s offered p50 ${baselineAtRate.p50} ms, p99 ${baselineAtRate.p99} ms`);
   for (const { entries, rebuildSeconds, matches, search, searchVaried, searchAtRate, searchVariedAtRate, suggest, searchAlone, suggestAlone } of figures) {
     const ratio = ((search.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
     console.log(`  ${entries} entries (${matches} hold both words): rebuild ${rebuildSeconds.toFixed(1)} s`);
