@@ -113,8 +113,8 @@ const targetRate = Number(process.env.BENCH_SEARCH_RATE ?? 2000);
 async function loadAtRate(urls: readonly string[], token: string, options: Pick<SearchBenchOptions, 'connections' | 'duration'>): Promise<Load> {
   const paced = { rate: targetRate, connections: options.connections, headers: { authorization: `Bearer ${token}` } };
   await pacedLoad(urls, { ...paced, seconds: Math.min(2, options.duration) });
-  const { requestsPerSecond, p50, p99 } = await pacedLoad(urls, { ...paced, seconds: options.duration });
-  return { requestsPerSecond, p50, p99, timeouts: 0 };
+  const { requestsPerSecond, p50, p99, unfinished } = await pacedLoad(urls, { ...paced, seconds: options.duration });
+  return { requestsPerSecond, p50, p99, timeouts: unfinished };
 }
 
 /** `paths`, when given, are requested in turn instead of the URL's own path. */
@@ -188,7 +188,8 @@ export function printSearch({ baseline, baselineAtRate, sizes: figures }: Awaite
     const timeouts = (load: Load) => (load.timeouts > 0 ? ` (${load.timeouts} timed out)` : '');
     console.log(`    search  at ${connections}, one query asked again: ${search.requestsPerSecond.toFixed(0)} req/s (${ratio}% of baseline), p50 ${search.p50} ms, p99 ${search.p99} ms${timeouts(search)}; alone: p50 ${searchAlone.p50} ms, p99 ${searchAlone.p99} ms`);
     console.log(`    search  at ${connections}, every query different: ${searchVaried.requestsPerSecond.toFixed(0)} req/s, p50 ${searchVaried.p50} ms, p99 ${searchVaried.p99} ms${timeouts(searchVaried)}`);
-    const atRate = (name: string, load: Load) => `    search  at ${targetRate} req/s offered, ${name}: ${load.requestsPerSecond.toFixed(0)} req/s served, p50 ${load.p50} ms, p99 ${load.p99} ms${timeouts(load)}`;
+    const unanswered = (load: Load) => (load.timeouts > 0 ? ` (${load.timeouts} not answered in twice the run's time)` : '');
+    const atRate = (name: string, load: Load) => `    search  at ${targetRate} req/s offered, ${name}: ${load.requestsPerSecond.toFixed(0)} req/s served, p50 ${load.p50} ms, p99 ${load.p99} ms${unanswered(load)}`;
     console.log(atRate('one query asked again', searchAtRate));
     console.log(atRate('every query different', searchVariedAtRate));
     console.log(`    suggest at ${connections}: ${suggest.requestsPerSecond.toFixed(0)} req/s, p50 ${suggest.p50} ms, p99 ${suggest.p99} ms${timeouts(suggest)}; alone: p50 ${suggestAlone.p50} ms, p99 ${suggestAlone.p99} ms`);
