@@ -69,8 +69,8 @@ export async function measurePlugins(options: PluginBenchOptions): Promise<Plugi
       totals.create[state] += (await options.measure(options.createPath, { method: 'POST', body: (n) => options.createBody((index + 1) * 10_000_000 + n) })).requestsPerSecond / 2;
       await drained();
     }
-    await subscribe(true);
     await switchBoth('enable');
+    await subscribe(true);
     return { ...totals, deliveries: await measureDeliveries(db, subscriptionId, receiver) };
   } finally {
     await db.close();
