@@ -49,27 +49,45 @@ export async function pacedLoad(urls: readonly string[], options: { rate: number
   const latencies: number[] = [];
   let bytes = 0;
   let abandoned = false;
+  let inFlight = 0;
+  // Requests due while every connection is busy wait here, not in the agent: dropped when the run ends.
+  const waiting: number[] = [];
   const total = Math.round(options.rate * options.seconds);
   const started = performance.now();
-  const sent: Promise<void>[] = [];
   const dueAt = (index: number) => started + (index * 1000) / options.rate;
+  let failure: unknown;
+  let allDone: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (allDone = resolve));
+  const send = (index: number) => {
+    inFlight += 1;
+    timedGet(urls[index % urls.length]!, agent, options.headers, dueAt(index), latencies, (count) => (bytes += count))
+      .catch((error: unknown) => {
+        if (!abandoned) failure ??= error;
+      })
+      .finally(() => {
+        inFlight -= 1;
+        const next = waiting.shift();
+        if (next !== undefined && !abandoned) send(next);
+        else if (inFlight === 0 && latencies.length + waiting.length >= total) allDone();
+      });
+  };
   try {
     for (let index = 0; index < total; ) {
       // Everything due by now goes out; then wait for the next one's moment (timers fire late, never early).
       for (const now = performance.now(); index < total && dueAt(index) <= now; index++) {
-        const get = timedGet(urls[index % urls.length]!, agent, options.headers, dueAt(index), latencies, (count) => (bytes += count));
-        sent.push(get.catch((error: unknown) => {
-          if (!abandoned) throw error;
-        }));
+        if (inFlight < options.connections) send(index);
+        else waiting.push(index);
       }
       if (index < total) await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt(index) - performance.now())));
     }
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(sent), new Promise((resolve) => (timer = setTimeout(resolve, options.seconds * 1000)))]).finally(() => clearTimeout(timer));
+    await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, options.seconds * 1000)))]).finally(() => clearTimeout(timer));
   } finally {
     abandoned = true;
+    waiting.length = 0;
     agent.destroy();
   }
+  if (failure) throw failure;
   return { ...summary({ seconds: (performance.now() - started) / 1000, bytes, latencies }), unfinished: total - latencies.length };
 }
 
