@@ -121,14 +121,15 @@ export class PluginHost {
   }
 
   /**
-   * Hands the plugins that consume events (or the one named) every event waiting for them, in
-   * batches; resolves with how many were handed over. For a reader that must see every change
-   * committed before it asked (the audit log's list, a webhook pass). Never throws: a plugin that
-   * fails is logged and its events stay queued.
+   * Hands the plugins that consume events every event waiting for them, in batches; resolves with
+   * how many were handed over. For a reader that must see every change committed before it asked
+   * (the audit log's list, a webhook pass). All of them at once, as the dispatcher does: each event
+   * row is then taken off the queue in one write, where a hand-over to one plugin would mark the row
+   * and leave its delete to the next. Never throws: a plugin that fails is logged and its events stay
+   * queued.
    */
-  async handOverQueuedEvents(ctx: HookRuntime & { db: Db }, pluginId?: string): Promise<number> {
-    const plugins = this.plugins.filter((plugin) => pluginId === undefined || plugin.definition.id === pluginId);
-    return handOverTo(ctx, plugins, async (plugin, tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
+  async handOverQueuedEvents(ctx: HookRuntime & { db: Db }): Promise<number> {
+    return handOverTo(ctx, this.plugins, async (plugin, tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
   }
 
   /** Starts every plugin's background work in this process, and the hand-over of queued events (the CLI starts none). */

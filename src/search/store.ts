@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { runCompiled } from '../db/compiled.ts';
+import { insertRows, runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
 
 /**
@@ -37,8 +37,7 @@ export async function deleteOrphanDocuments(db: Db, collectionId: string, table:
 }
 
 export async function insertTitleKeys(db: Db, rows: readonly { title_key: string; entry_id: string; variant: string }[]): Promise<void> {
-  // A long title gives a key per word; a few hundred rows per statement keep within both engines' parameter limits.
-  for (let start = 0; start < rows.length; start += 2000) await db.kysely.insertInto('search_title_keys').values(rows.slice(start, start + 2000)).execute();
+  await insertRows(db, 'search_title_keys', rows);
 }
 
 export interface Suggestion {

@@ -56,7 +56,7 @@ export const listAuditLog = defineOperation({
   access: access.scope('admin'),
   async run(ctx, input: z.output<typeof ListAuditQuery>): Promise<Page<AuditEvent>> {
     // Every change committed before the request is in the answer, its record taken from the queue first.
-    await ctx.plugins?.handOverQueuedEvents(ctx, auditLogId);
+    await ctx.plugins?.handOverQueuedEvents(ctx);
     const after = input.cursor === undefined ? undefined : (decodeCursor(input.cursor, 2).map(String) as [string, string]);
     const rows = await listAuditEvents(ctx.db, input, { after, limit: input.limit + 1 });
     return toPage(rows, input.limit, (row) => encodeCursor([row.at, row.id]), toAuditEvent);
@@ -68,7 +68,7 @@ export async function pruneAuditLog(ctx: Pick<BackgroundContext, 'db' | 'clock' 
   const plugin = ctx.plugins?.find(auditLogId);
   if (!plugin) return 0;
   // Records still queued are made first, so one already past the retention is pruned now.
-  await ctx.plugins!.handOverQueuedEvents(ctx, auditLogId);
+  await ctx.plugins!.handOverQueuedEvents(ctx);
   const { settings } = await ctx.plugins!.stateOf(ctx.db, plugin, ctx.log);
   const cutoff = new Date(ctx.clock.now().getTime() - (settings as AuditSettings).retentionDays * 86_400_000).toISOString();
   return pruneAuditEvents(ctx.db, cutoff);

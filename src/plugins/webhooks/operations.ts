@@ -8,7 +8,6 @@ import { toPage, type Page } from '../../core/pagination.ts';
 import { outgoingUrlProblem } from '../../net/outgoing.ts';
 import type { CreateSubscriptionBody, Delivery, ListDeliveriesQuery, Subscription, UpdateSubscriptionBody } from './schemas.ts';
 import { newSigningSecret } from './signing.ts';
-import { webhooksId } from './plugin.ts';
 import * as store from './store.ts';
 
 const adminOnly = access.scope('admin');
@@ -105,7 +104,7 @@ export const listDeliveries = defineOperation({
   access: adminOnly,
   async run(ctx, input: { id: string } & z.output<typeof ListDeliveriesQuery>): Promise<Page<Delivery>> {
     await requireSubscription(ctx, input.id);
-    await ctx.plugins?.handOverQueuedEvents(ctx, webhooksId);
+    await ctx.plugins?.handOverQueuedEvents(ctx);
     const before = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
     const rows = await store.listDeliveries(ctx.db, input.id, { before, state: input.state, limit: input.limit + 1 });
     const attempts = new Map<string, store.AttemptRow[]>();

@@ -6,8 +6,6 @@ import { webhookRoutes } from './routes.ts';
 import { insertDeliveries, listActiveSubscriptions, newDelivery, type DeliveryRow } from './store.ts';
 import { createDeliveryWorker } from './worker.ts';
 
-export const webhooksId = 'webhooks';
-
 /**
  * Webhooks: every event a subscription asks for becomes a delivery in the outbox. Events reach it
  * through the plugins' queue (decisions/0030), written in the transaction of the change (no event
@@ -15,7 +13,7 @@ export const webhooksId = 'webhooks';
  * due (worker.ts), signed the Standard Webhooks way.
  */
 export const webhooksPlugin = definePlugin({
-  id: webhooksId,
+  id: 'webhooks',
   name: 'Webhooks',
   version: '1.0.0',
   description: 'Signed HTTP notifications of content, media and sign-in events to subscribed URLs, retried for up to a day',

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { batched } from '../../core/batched.ts';
 import { newId } from '../../core/ids.ts';
 import type { BackgroundContext } from '../types.ts';
-import { webhooksId } from './plugin.ts';
 import { sendWebhook } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
 import { claimDeliveries, settleAttempts, type ClaimedDelivery, type Settlement } from './store.ts';
@@ -70,7 +69,7 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
    */
   async function claimAndSend(): Promise<number> {
     // The deliveries of every event committed so far are made first (decisions/0030).
-    await ctx.plugins?.handOverQueuedEvents(ctx, webhooksId);
+    await ctx.plugins?.handOverQueuedEvents(ctx);
     const inFlight = new Set<Promise<void>>();
     let sent = 0;
     for (;;) {
