@@ -70,6 +70,8 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   database.pragma('busy_timeout = 5000');
   // Sorts and temporary indexes stay in memory instead of temporary files.
   database.pragma('temp_store = MEMORY');
+  // ANALYZE (and PRAGMA optimize) sample this many rows per index instead of reading whole tables.
+  database.pragma('analysis_limit = 400');
   const statements = withStatementCache(database);
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's

@@ -6,7 +6,7 @@ import { AppError, validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
-import { inTransaction } from '../db/dialect.ts';
+import { inTransaction, refreshPlannerStatistics } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import { searchEngine } from '../db/search-engine.ts';
 import type { SearchHit, SearchQuery } from '../db/search-types.ts';
@@ -127,6 +127,8 @@ export const rebuildIndex = defineOperation({
   name: 'search.rebuild',
   access: searchAdmin,
   async run(ctx, input: z.output<typeof RebuildBody>): Promise<{ items: store.CollectionCounts[] }> {
+    // Statistics gathered while the index was small would slow every batch (decisions/0031).
+    await refreshPlannerStatistics(ctx.db);
     let collections: schemaStore.LoadedCollection[];
     if (input.collections === undefined) {
       const all = (await schemaStore.listCollectionRows(ctx.db)).map(schemaStore.toCollection).filter(isSearchable);
@@ -138,6 +140,7 @@ export const rebuildIndex = defineOperation({
     const items: store.CollectionCounts[] = [];
     for (const { slug } of collections) items.push(await rebuildCollection(ctx.db, slug));
     await searchEngine(ctx.db).compact(ctx.db);
+    await refreshPlannerStatistics(ctx.db);
     return { items };
   },
 });

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { pruneRateLimits } from '../auth/rate-limit.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Db } from '../db/connection.ts';
+import { refreshPlannerStatistics } from '../db/dialect.ts';
 import { removeExpiredAnalyses } from '../import/analysis.ts';
 import * as importStore from '../import/store.ts';
 import type { MediaStorage } from '../media/storage/types.ts';
@@ -9,9 +10,10 @@ import * as oauthStore from '../oauth/store.ts';
 
 /**
  * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens, WordPress.com
- * connections never finished, import analyses and their uploaded files), off the request path: done now and then by requests, it made a
- * request's work depend on chance. Each server process
- * sweeps on a timer; the deletes are idempotent, so several processes sweeping is harmless.
+ * connections never finished, import analyses and their uploaded files), off the request path: done
+ * now and then by requests, it made a request's work depend on chance. And keeping the query
+ * planner's statistics in step with the tables' growth (decisions/0031). Each server process does
+ * both at start and then on a timer; both are idempotent, so several processes doing them is harmless.
  */
 
 interface HousekeepingContext {
@@ -32,15 +34,18 @@ export async function sweepExpired(ctx: HousekeepingContext): Promise<void> {
 
 const sweepIntervalMs = 10 * 60_000;
 
-/** Sweeps every ten minutes until stopped; a failed sweep is logged and tried again at the next. */
+/** Housekeeping now and every ten minutes until stopped; a failed round is logged and tried again at the next. */
 export function startHousekeeping(ctx: HousekeepingContext & { log: Logger }): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
+  const round = () => {
     running ??= sweepExpired(ctx)
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'housekeeping sweep failed'))
+      .then(() => refreshPlannerStatistics(ctx.db))
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'housekeeping failed'))
       .finally(() => (running = undefined));
-  }, sweepIntervalMs);
+  };
+  const timer = setInterval(round, sweepIntervalMs);
   timer.unref();
+  round();
   return {
     stop: async () => {
       clearInterval(timer);
