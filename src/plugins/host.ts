@@ -6,7 +6,7 @@ import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
 import { resourceOf } from './event-types.ts';
-import { handOverTo, startEventDispatcher, type EventDispatcher } from './event-queue.ts';
+import { handOverTo, startEventDispatcher } from './event-queue.ts';
 import { queueEvent, readPluginStates, type StoredPluginState } from './store.ts';
 import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, PluginDefinition } from './types.ts';
 
@@ -34,8 +34,6 @@ export class PluginHost {
   readonly plugins: readonly LoadedPlugin[];
   private readonly hookTimeoutMs: number;
   private readonly byId: Map<string, LoadedPlugin>;
-  /** This process's hand-over of queued events, while it serves (none in the CLI: a server's takes them). */
-  private dispatcher: EventDispatcher | undefined;
 
   constructor(plugins: readonly LoadedPlugin[], options: { hookTimeoutMs: number }) {
     this.plugins = plugins;
@@ -106,7 +104,6 @@ export class PluginHost {
     if (consumers.length > 0) {
       const resource = resourceOf(name, event);
       await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: JSON.stringify(event) });
-      tx.afterCommit(() => this.dispatcher?.kick());
     }
     const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
     if (after.length === 0) return;
@@ -135,10 +132,9 @@ export class PluginHost {
   /** Starts every plugin's background work in this process, and the hand-over of queued events (the CLI starts none). */
   startBackground(ctx: BackgroundContext): BackgroundService {
     const services = this.plugins.flatMap((plugin) => (plugin.definition.background ? [plugin.definition.background(ctx)] : []));
-    if (this.plugins.some((plugin) => plugin.definition.consumeEvents)) services.push((this.dispatcher = startEventDispatcher(ctx, () => this.handOverQueuedEvents(ctx))));
+    if (this.plugins.some((plugin) => plugin.definition.consumeEvents)) services.push(startEventDispatcher(ctx, () => this.handOverQueuedEvents(ctx)));
     return {
       stop: async () => {
-        this.dispatcher = undefined;
         await Promise.all(services.map((service) => service.stop()));
       },
     };
