@@ -1,4 +1,5 @@
 import { newId } from '../core/ids.ts';
+import { periodic } from '../core/periodic.ts';
 import { claimJobs, completeJob, failAttempt, releaseJob, renewLease, type ClaimedJob, type Lease } from './store.ts';
 import type { JobContext, JobDefinition } from './types.ts';
 
@@ -46,8 +47,6 @@ export function createJobRunner(ctx: JobContext, options: RunnerOptions): JobRun
   const owner = `${process.pid}-${newId()}`;
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
-  let pass: Promise<number> | undefined;
-  let timer: NodeJS.Timeout | undefined;
 
   const now = () => clock.now().toISOString();
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString();
@@ -122,29 +121,18 @@ export function createJobRunner(ctx: JobContext, options: RunnerOptions): JobRun
     }
   }
 
-  function runPass(): Promise<number> {
-    pass ??= claimAndRun().finally(() => {
-      pass = undefined;
-    });
-    return pass;
-  }
+  const passes = periodic(claimAndRun, { intervalMs: options.intervalMs, onError: (error) => log.error({ err: error }, 'looking for due jobs failed') });
 
   return {
     async runDue() {
-      const count = await runPass();
+      const count = await passes.runNow();
       await Promise.all(inFlight);
       return count;
     },
-    start() {
-      const tick = () => void runPass().catch((error: unknown) => log.error({ err: error }, 'looking for due jobs failed'));
-      timer = setInterval(tick, options.intervalMs);
-      timer.unref();
-      tick();
-    },
+    start: passes.start,
     async stop() {
-      clearInterval(timer);
       stopping.abort(new Error('The server is shutting down'));
-      await pass?.catch(() => undefined);
+      await passes.stop();
       await Promise.all(inFlight);
     },
   };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { periodic } from '../core/periodic.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, serializeTransactions, type Transaction } from '../db/dialect.ts';
 import type { LoadedPlugin } from './host.ts';
@@ -88,19 +89,7 @@ function queuedEvent(row: QueuedEventRow): QueuedEvent {
 
 /** Hands over queued events in this process every second, one hand-over at a time, until stopped. */
 export function startEventDispatcher(ctx: Pick<BackgroundContext, 'log'>, handOver: () => Promise<number>): BackgroundService {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= handOver()
-      .then(() => undefined, (error: unknown) => ctx.log.error({ err: error }, 'handing over queued plugin events failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(run, handOverIntervalMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const handOvers = periodic(handOver, { intervalMs: handOverIntervalMs, onError: (error) => ctx.log.error({ err: error }, 'handing over queued plugin events failed') });
+  handOvers.start();
+  return handOvers;
 }

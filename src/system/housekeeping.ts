@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { pruneRateLimits } from '../auth/rate-limit.ts';
 import type { Clock } from '../core/clock.ts';
+import { periodic } from '../core/periodic.ts';
 import type { Db } from '../db/connection.ts';
 import { refreshPlannerStatistics } from '../db/dialect.ts';
 import { removeExpiredAnalyses } from '../import/analysis.ts';
@@ -36,20 +37,13 @@ const sweepIntervalMs = 10 * 60_000;
 
 /** Housekeeping now and every ten minutes until stopped; a failed round is logged and tried again at the next. */
 export function startHousekeeping(ctx: HousekeepingContext & { log: Logger }): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const round = () => {
-    running ??= sweepExpired(ctx)
-      .then(() => refreshPlannerStatistics(ctx.db))
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'housekeeping failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(round, sweepIntervalMs);
-  timer.unref();
-  round();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  const rounds = periodic(
+    async () => {
+      await sweepExpired(ctx);
+      await refreshPlannerStatistics(ctx.db);
     },
-  };
+    { intervalMs: sweepIntervalMs, onError: (error) => ctx.log.error({ err: error }, 'housekeeping failed') },
+  );
+  rounds.start();
+  return rounds;
 }

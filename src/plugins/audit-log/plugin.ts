@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import { newId } from '../../core/ids.ts';
+import { periodic } from '../../core/periodic.ts';
 import { access, defineOperation } from '../../core/operation.ts';
 import { toPage, type Page } from '../../core/pagination.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -94,10 +95,8 @@ export const auditLogPlugin = definePlugin<AuditSettings>({
     defineRoute({ method: 'get', path: '/events', tag: 'Audit log (plugin)', summary: 'Audit records, newest first, with filters', operation: listAuditLog, query: ListAuditQuery, response: AuditListResponse }),
   ],
   background: (ctx) => {
-    const prune = () => void pruneAuditLog(ctx).catch((error: unknown) => ctx.log.error({ err: error }, 'pruning the audit log failed'));
-    const timer = setInterval(prune, pruneEveryMs);
-    timer.unref();
-    prune();
-    return { stop: async () => clearInterval(timer) };
+    const prunes = periodic(() => pruneAuditLog(ctx), { intervalMs: pruneEveryMs, onError: (error) => ctx.log.error({ err: error }, 'pruning the audit log failed') });
+    prunes.start();
+    return prunes;
   },
 });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { batched } from '../../core/batched.ts';
 import { newId } from '../../core/ids.ts';
+import { periodic } from '../../core/periodic.ts';
 import type { BackgroundContext } from '../types.ts';
 import { sendWebhook } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
@@ -36,8 +37,6 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
   const intervalMs = options.intervalMs ?? 1000;
   const leaseMs = config.webhooks.timeoutMs + 30_000;
   const owner = `${process.pid}-${newId()}`;
-  let pass: Promise<number> | undefined;
-  let timer: NodeJS.Timeout | undefined;
   // Attempts that end while others are being recorded are recorded together: one transaction for a
   // burst of answers rather than one each.
   const settle = batched((settlements: Settlement[]) => settleAttempts(ctx.db, settlements));
@@ -90,24 +89,6 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     }
   }
 
-  function runPass(): Promise<number> {
-    pass ??= claimAndSend().finally(() => {
-      pass = undefined;
-    });
-    return pass;
-  }
-
-  return {
-    runDue: runPass,
-    start() {
-      const tick = () => void runPass().catch((error: unknown) => log.error({ err: error }, 'sending webhooks failed'));
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-      tick();
-    },
-    async stop() {
-      clearInterval(timer);
-      await pass?.catch(() => undefined);
-    },
-  };
+  const passes = periodic(claimAndSend, { intervalMs, onError: (error) => log.error({ err: error }, 'sending webhooks failed') });
+  return { runDue: passes.runNow, start: passes.start, stop: passes.stop };
 }
