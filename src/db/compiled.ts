@@ -36,12 +36,31 @@ export async function insertRow<T extends keyof Database & string>(db: Db, table
 
 /** Bound values per statement, within both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
 const valuesPerStatement = 30_000;
+/** Rows per statement at most, whatever the width: past this a longer statement saves nothing more. */
+const rowsPerStatement = 256;
 
-/** Inserts a batch of rows of the same columns in as few statements as the engines' limits allow. */
+/**
+ * Inserts a batch of rows of the same columns (the first row's keys). Each statement holds a power of
+ * two of rows (a batch of 500 is 256 + 128 + 64 + 32 + 16 + 4), so every batch, whatever its size,
+ * runs through a few statements compiled once per table and shape: building a 500-row insert with the
+ * query builder, and preparing its new SQL text, cost more than SQLite's work of storing the rows.
+ */
 export async function insertRows<T extends keyof Database & string>(db: Db, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
   if (rows.length === 0) return;
-  const perStatement = Math.max(1, Math.floor(valuesPerStatement / Object.keys(rows[0]!).length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    await db.kysely.insertInto(table).values(rows.slice(start, start + perStatement) as Insertable<Database[T]>[]).execute();
+  const columns = Object.keys(rows[0]!) as (keyof Insertable<Database[T]> & string)[];
+  let size = largestPowerOfTwoAtMost(Math.min(rowsPerStatement, Math.max(1, Math.floor(valuesPerStatement / columns.length))));
+  for (let start = 0; start < rows.length; ) {
+    while (size > rows.length - start) size /= 2;
+    const chunk = rows.slice(start, start + size);
+    const values = chunk.map((row) => columns.map((column) => row[column] ?? null));
+    const build = (kysely: Kysely<Database>) => kysely.insertInto(table).values(values.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]]))) as Insertable<Database[T]>[]);
+    await runCompiled(db, `insertRows:${table}:${columns.join(',')}:${size}`, build, values.flat());
+    start += size;
   }
+}
+
+function largestPowerOfTwoAtMost(limit: number): number {
+  let size = 1;
+  while (size * 2 <= limit) size *= 2;
+  return size;
 }

@@ -76,6 +76,16 @@ export function jsonArrayContainsInsensitive(db: Db, column: string, text: strin
   return sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}) as element where lower(element.value) like ${pattern} escape '\\')`;
 }
 
+/**
+ * `column in (values)` with the values bound as one list, so the statement's text is the same for any
+ * number of them and is prepared once (a list of placeholders makes a new statement for each count).
+ * SQLite reads a JSON array with json_each; PostgreSQL takes an array.
+ */
+export function inBoundList(db: Db, column: string, values: readonly (string | number)[]): RawBuilder<boolean> {
+  if (db.dialect === 'postgres') return sql<boolean>`${sql.ref(column)} = any(${[...values]})`;
+  return sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`;
+}
+
 /** "Starts with", the user's `%` and `_` matched literally; for lower-case text (SQLite LIKE ignores ASCII case). */
 export function startsWith(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(text)}%`} escape '\\'`;

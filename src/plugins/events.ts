@@ -1,5 +1,6 @@
 import type { EntryChange } from '../content/changes.ts';
 import { columnData } from '../content/entries.ts';
+import { fromColumnValue, responseColumnValue } from '../content/field-values.ts';
 import type { Context, Principal } from '../core/context.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { MediaRow } from '../media/store.ts';
@@ -19,8 +20,10 @@ export function actorOf(principal: Principal | null | undefined): Actor {
 }
 
 export async function emitEvent<E extends AfterHookName>(ctx: EventContext, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
-  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, event);
+  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, { value: () => event, serializable: event });
 }
+
+type EntryHookName = 'content:afterSave' | 'content:afterPublish' | 'content:afterUnpublish' | 'content:afterDelete';
 
 /**
  * An entry change as hooks: a save (or a restore) is `afterSave`; a creation that publishes at once
@@ -28,33 +31,39 @@ export async function emitEvent<E extends AfterHookName>(ctx: EventContext, tx: 
  * Scheduling and unscheduling change no content and are not hooks.
  */
 export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx: Transaction): Promise<void> {
-  if (!ctx.plugins) return;
-  const entry = entrySnapshot(change);
+  const plugins = ctx.plugins;
+  if (!plugins) return;
   const actor = actorOf(change.actor);
+  const emit = <E extends EntryHookName>(name: E, details: Omit<HookEvents[E], 'entry' | 'actor'>) =>
+    plugins.emit(ctx, tx, name, {
+      value: () => ({ entry: entrySnapshot(change, fromColumnValue), ...details, actor }) as HookEvents[E],
+      serializable: { entry: entrySnapshot(change, responseColumnValue), ...details, actor } as HookEvents[E],
+    });
   switch (change.kind) {
     case 'created':
-      await ctx.plugins.emit(ctx, tx, 'content:afterSave', { entry, created: true, actor });
-      if (change.entry._status === 'published') await ctx.plugins.emit(ctx, tx, 'content:afterPublish', { entry, actor });
+      await emit('content:afterSave', { created: true });
+      if (change.entry._status === 'published') await emit('content:afterPublish', {});
       return;
     case 'updated':
     case 'draftStaged':
     case 'draftDiscarded':
     case 'restored':
-      return ctx.plugins.emit(ctx, tx, 'content:afterSave', { entry, created: false, actor });
+      return emit('content:afterSave', { created: false });
     case 'published':
-      return ctx.plugins.emit(ctx, tx, 'content:afterPublish', { entry, actor });
+      return emit('content:afterPublish', {});
     case 'unpublished':
-      return ctx.plugins.emit(ctx, tx, 'content:afterUnpublish', { entry, actor });
+      return emit('content:afterUnpublish', {});
     case 'trashed':
     case 'deleted':
-      return ctx.plugins.emit(ctx, tx, 'content:afterDelete', { entry, permanent: change.kind === 'deleted', actor });
+      return emit('content:afterDelete', { permanent: change.kind === 'deleted' });
     case 'scheduled':
     case 'unscheduled':
       return;
   }
 }
 
-function entrySnapshot(change: EntryChange): EntrySnapshot {
+/** The entry as the change left it; `read` turns a column into a value (parsed, or JSON text kept as stored). */
+function entrySnapshot(change: EntryChange, read: typeof fromColumnValue): EntrySnapshot {
   const row = change.entry;
   return {
     collection: change.collection.slug,
@@ -62,7 +71,7 @@ function entrySnapshot(change: EntryChange): EntrySnapshot {
     slug: row._slug,
     locale: row._locale,
     status: row._status,
-    data: columnData(change.collection.fields, row),
+    data: columnData(change.collection.fields, row, read),
     createdAt: row._created_at,
     updatedAt: row._updated_at,
     publishedAt: row._published_at,

@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
 import { AppError, notFound } from '../core/errors.ts';
+import { toJsonText } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
 import { resourceOf } from './event-types.ts';
 import { handOverTo, startEventDispatcher } from './event-queue.ts';
 import { queueEvent, readPluginStates, type StoredPluginState } from './store.ts';
-import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, PluginDefinition } from './types.ts';
+import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, OutgoingEvent, PluginDefinition } from './types.ts';
 
 /** A plugin as loaded: its definition, and the specifier configuration named it by. */
 export interface LoadedPlugin {
@@ -92,26 +93,30 @@ export class PluginHost {
   /**
    * Tells the enabled plugins of an event: transactional hooks now, in `tx` (a throw rolls the change
    * back); one queued row for those that consume events in batches (event-queue.ts); the others once
-   * `tx` has committed, their failures logged and never the caller's.
+   * `tx` has committed, their failures logged and never the caller's. The event as hooks get it is
+   * built only if one listens; the queue takes the serializable form's JSON.
    */
-  async emit<E extends AfterHookName>(ctx: HookRuntime, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
+  async emit<E extends AfterHookName>(ctx: HookRuntime, tx: Transaction, name: E, event: OutgoingEvent<E>): Promise<void> {
     const listening = await this.listening(tx, name, ctx.log);
+    let value: HookEvents[E] | undefined;
+    const valueOf = () => (value ??= event.value());
     for (const { plugin, settings } of listening) {
       const hook = plugin.definition.transactionalHooks?.[name];
-      if (hook) await hook(event, { ...this.hookContext(ctx, plugin, settings), db: tx });
+      if (hook) await hook(valueOf(), { ...this.hookContext(ctx, plugin, settings), db: tx });
     }
     const consumers = listening.filter(({ plugin }) => plugin.definition.consumeEvents).map(({ plugin }) => plugin.definition.id);
     if (consumers.length > 0) {
-      const resource = resourceOf(name, event);
-      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: JSON.stringify(event) });
+      const resource = resourceOf(name, event.serializable);
+      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(event.serializable) });
     }
     const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
     if (after.length === 0) return;
+    const hookEvent = valueOf();
     tx.afterCommit(() => {
       for (const { plugin, settings } of after) {
         const hook = plugin.definition.hooks![name] as (event: HookEvents[E], ctx: HookContext<unknown>) => void | Promise<void>;
         void Promise.resolve()
-          .then(() => hook(event, this.hookContext(ctx, plugin, settings)))
+          .then(() => hook(hookEvent, this.hookContext(ctx, plugin, settings)))
           .catch((error: unknown) => ctx.log.error({ err: error, plugin: plugin.definition.id, hook: name }, 'plugin hook failed'));
       }
     });

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { insertRow } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
+import { inBoundList } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { PluginEventsTable } from '../db/types.ts';
 
@@ -57,11 +58,13 @@ export async function markEventsTaken(tx: Db, pluginIds: readonly string[], rows
   const remaining = new Map<string, number[]>();
   for (const row of rows) {
     const consumers = pluginIds.reduce((left, id) => left.replace(`,${id},`, ','), row.consumers);
-    remaining.set(consumers, [...(remaining.get(consumers) ?? []), row.seq]);
+    const seqs = remaining.get(consumers);
+    if (seqs) seqs.push(row.seq);
+    else remaining.set(consumers, [row.seq]);
   }
   for (const [consumers, seqs] of remaining) {
-    if (consumers === ',') await tx.kysely.deleteFrom('plugin_events').where('seq', 'in', seqs).execute();
-    else await tx.kysely.updateTable('plugin_events').set({ consumers }).where('seq', 'in', seqs).execute();
+    if (consumers === ',') await tx.kysely.deleteFrom('plugin_events').where(inBoundList(tx, 'seq', seqs)).execute();
+    else await tx.kysely.updateTable('plugin_events').set({ consumers }).where(inBoundList(tx, 'seq', seqs)).execute();
   }
 }
 
