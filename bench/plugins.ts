@@ -46,10 +46,14 @@ export async function measurePlugins(options: PluginBenchOptions): Promise<Plugi
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { data: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- the bench reads a field or two
   };
-  // What a round queued is sent before the next starts, so no round pays for another's deliveries.
+  // What a round queued is handed over and sent before the next starts, so no round pays for
+  // another's deliveries, and the deliveries' figure counts only its own.
   const drained = async () => {
-    const unfinished = () => db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('count')).where('state', 'in', ['pending', 'sending']).executeTakeFirstOrThrow();
-    while ((await unfinished()).count > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    const count = (query: { executeTakeFirstOrThrow(): Promise<{ count: number }> }) => query.executeTakeFirstOrThrow().then((row) => Number(row.count));
+    const unfinished = async () =>
+      (await count(db.kysely.selectFrom('plugin_events').select((eb) => eb.fn.countAll<number>().as('count')))) +
+      (await count(db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('count')).where('state', 'in', ['pending', 'sending'])));
+    while ((await unfinished()) > 0) await new Promise((resolve) => setTimeout(resolve, 200));
   };
   const switchBoth = async (action: 'enable' | 'disable') => {
     for (const id of ['webhooks', 'audit-log']) await call('POST', `/plugins/${id}/${action}`);
