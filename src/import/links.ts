@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { columnData, toColumns } from '../content/entries.ts';
 import type { PortableTextBlock } from '../content/value-types.ts';
 import * as contentStore from '../content/store.ts';
@@ -16,10 +17,13 @@ import * as store from './store.ts';
  * run links only what is left.
  */
 export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (count: number) => Promise<void>): Promise<void> {
-  for (;;) {
+  // Each batch starts after the last one's source id: the rows before it are linked, and reading
+  // past them again made every batch slower than the last (50,000 posts: 12 s in this pass alone).
+  for (let after = ''; ; ) {
     signal.throwIfAborted();
-    const rows = await store.itemsWithData(run.ctx.db, run.sourceKey, 'post', '', 200);
+    const rows = await store.itemsWithData(run.ctx.db, run.sourceKey, 'post', after, 200);
     if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.source_id;
     await inTransaction(run.ctx.db, async (tx) => {
       const collections = new Map<string, LoadedCollection>();
       const parents = await store.importedIds(tx, run.sourceKey, 'post', rows.flatMap((row) => (parse(row).parent ? [parse(row).parent!] : [])));
@@ -63,6 +67,9 @@ export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (c
       await store.insertImportItems(tx, featured);
     });
     await onBatch(rows.length);
+    // SQLite's calls return at once: without a turn of the event loop between batches, no request
+    // would be answered until the pass is over.
+    await setImmediate();
   }
 }
 

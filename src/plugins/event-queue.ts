@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { periodic } from '../core/periodic.ts';
 import type { Db } from '../db/connection.ts';
@@ -69,6 +70,10 @@ async function drain(db: Db, consumers: readonly LoadedPlugin[], contextFor: Con
     });
     handed.count += taken.count;
     if (taken.rows < batchSize) return;
+    // SQLite's calls return at once, so without this a long queue (an import's 50,000 events) would be
+    // handed over in one turn of the event loop: no request answered for seconds, and keep-alive
+    // connections closed under the clients that had just sent on them.
+    await setImmediate();
   }
 }
 
