@@ -20,7 +20,7 @@ export function actorOf(principal: Principal | null | undefined): Actor {
 }
 
 export async function emitEvent<E extends AfterHookName>(ctx: EventContext, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
-  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, { value: () => event, serializable: event });
+  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, { value: () => event, serializable: () => event });
 }
 
 type EntryHookName = 'content:afterSave' | 'content:afterPublish' | 'content:afterUnpublish' | 'content:afterDelete';
@@ -37,7 +37,7 @@ export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx
   const emit = <E extends EntryHookName>(name: E, details: Omit<HookEvents[E], 'entry' | 'actor'>) =>
     plugins.emit(ctx, tx, name, {
       value: () => ({ entry: entrySnapshot(change, fromColumnValue), ...details, actor }) as HookEvents[E],
-      serializable: { entry: entrySnapshot(change, responseColumnValue), ...details, actor } as HookEvents[E],
+      serializable: () => ({ entry: entrySnapshot(change, responseColumnValue), ...details, actor }) as HookEvents[E],
     });
   switch (change.kind) {
     case 'created':

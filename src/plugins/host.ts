@@ -106,8 +106,9 @@ export class PluginHost {
     }
     const consumers = listening.filter(({ plugin }) => plugin.definition.consumeEvents).map(({ plugin }) => plugin.definition.id);
     if (consumers.length > 0) {
-      const resource = resourceOf(name, event.serializable);
-      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(event.serializable) });
+      const queued = event.serializable();
+      const resource = resourceOf(name, queued);
+      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(queued) });
     }
     const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
     if (after.length === 0) return;

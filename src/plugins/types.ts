@@ -63,12 +63,12 @@ export interface HookEvents {
 
 /**
  * An event on its way to the plugins, in the two forms they take it: `value()`, as hooks get it, built
- * only when one listens; `serializable`, the same event for the queue's JSON, whose JSON fields may
+ * only when one listens; `serializable()`, built only when a plugin consumes events, the same event for the queue's JSON, whose JSON fields may
  * still be the text they are stored as (core/raw-json.ts), so queuing an entry's event parses nothing.
  */
 export interface OutgoingEvent<E extends AfterHookName> {
   value(): HookEvents[E];
-  serializable: HookEvents[E];
+  serializable(): HookEvents[E];
 }
 
 /** What every hook is given besides its event. */
