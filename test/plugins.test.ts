@@ -178,16 +178,21 @@ describe('plugins', () => {
 });
 
 /** Plugins of the test's own that take their events from the queue: one records them, one fails while told to. */
-const consumed: { recorder: string[]; flaky: string[] } = { recorder: [], flaky: [] };
+const consumed: { recorder: string[]; flaky: string[]; values: { recorder: unknown[]; flaky: unknown[] } } = { recorder: [], flaky: [], values: { recorder: [], flaky: [] } };
 let flakyFails = false;
-const describeEvent = (event: QueuedEvent) => `${event.name}:${event.resource.type}:${'entry' in event.event ? String(event.event.entry.data.title) : ''}`;
+const describeEvent = (event: QueuedEvent) => `${event.name}:${event.resource.type}:${'entry' in event.event ? event.event.entry.slug : ''}`;
+const valuesOf = (events: readonly QueuedEvent[]) => events.map((event) => ('entry' in event.event ? event.event.entry.data : undefined));
 const recorder = definePlugin({
   id: 'recorder',
   name: 'Recorder',
   version: '1.0.0',
   description: 'Records the events handed over',
   // Recorded once the batch commits, as a plugin's writes through ctx.db are: a batch rolled back is handed over again.
-  consumeEvents: async (events, ctx) => ctx.db.afterCommit(() => consumed.recorder.push(...events.map(describeEvent))),
+  consumeEvents: async (events, ctx) =>
+    ctx.db.afterCommit(() => {
+      consumed.recorder.push(...events.map(describeEvent));
+      consumed.values.recorder.push(...valuesOf(events));
+    }),
 });
 const flaky = definePlugin({
   id: 'flaky',
@@ -196,7 +201,10 @@ const flaky = definePlugin({
   description: 'Fails to take its events while told to',
   consumeEvents: async (events, ctx) => {
     if (flakyFails) throw new Error('flaky on purpose');
-    ctx.db.afterCommit(() => consumed.flaky.push(...events.map(describeEvent)));
+    ctx.db.afterCommit(() => {
+      consumed.flaky.push(...events.map(describeEvent));
+      consumed.values.flaky.push(...valuesOf(events));
+    });
   },
 });
 
@@ -225,7 +233,7 @@ describe('queued events (consumeEvents)', () => {
     expect(consumed.recorder).toEqual([]);
     expect(await queued()).toBe(9);
     expect(await handOver()).toBe(18);
-    const expected = [...titles, 'published'].map((title) => `content:afterSave:entry:${title}`).concat('content:afterPublish:entry:published');
+    const expected = [...titles.map((title) => title.replace(' ', '-')), 'published'].map((slug) => `content:afterSave:entry:${slug}`).concat('content:afterPublish:entry:published');
     expect(consumed.recorder).toEqual(expected);
     expect(consumed.flaky).toEqual(expected);
     expect(await queued()).toBe(0);
@@ -239,15 +247,15 @@ describe('queued events (consumeEvents)', () => {
     flakyFails = true;
     expectCreated(await create('while failing'));
     expect(await handOver()).toBe(1);
-    expect(consumed.recorder).toEqual(['content:afterSave:entry:while failing']);
+    expect(consumed.recorder).toEqual(['content:afterSave:entry:while-failing']);
     expect(consumed.flaky).toEqual([]);
     expect(await queued()).toBe(1);
     expectCreated(await create('still failing'));
     expect(await handOver()).toBe(1);
     flakyFails = false;
     expect(await handOver()).toBe(2);
-    expect(consumed.flaky).toEqual(['content:afterSave:entry:while failing', 'content:afterSave:entry:still failing']);
-    expect(consumed.recorder).toEqual(['content:afterSave:entry:while failing', 'content:afterSave:entry:still failing']);
+    expect(consumed.flaky).toEqual(['content:afterSave:entry:while-failing', 'content:afterSave:entry:still-failing']);
+    expect(consumed.recorder).toEqual(['content:afterSave:entry:while-failing', 'content:afterSave:entry:still-failing']);
     expect(await queued()).toBe(0);
   });
 
@@ -260,6 +268,30 @@ describe('queued events (consumeEvents)', () => {
     expect(await handOver()).toBe(1);
     expect(consumed.recorder).toEqual([]);
     expect(consumed.flaky).toEqual(['content:afterSave:entry:unrecorded']);
+  });
+
+  it("gives an entry's field values only to a plugin that asked for that event's, from the next change on", async () => {
+    consumed.values.recorder.length = 0;
+    consumed.values.flaky.length = 0;
+    expectCreated(await create('before asking'));
+    await t.plugins!.takeEventData(t.systemContext(), 'recorder', ['content.saved']);
+    const { item } = expectCreated(await create('after asking'));
+    expectSuccess(await t.request('POST', `${api}/content/posts/${item.id}/publish`, { token: t.adminToken }));
+    expect(await handOver()).toBe(6);
+    // The recorder asked for saves only. The queue holds one copy of an event for every plugin, so
+    // the flaky plugin, which asked for nothing, gets the values where the recorder does.
+    expect(consumed.values.recorder).toEqual([undefined, { title: 'after asking' }, undefined]);
+    expect(consumed.values.flaky).toEqual(consumed.values.recorder);
+    await t.plugins!.takeEventData(t.systemContext(), 'recorder', ['*']);
+    expectSuccess(await t.request('POST', `${api}/content/posts/${item.id}/unpublish`, { token: t.adminToken }));
+    await handOver();
+    expect(consumed.values.recorder.at(-1)).toEqual({ title: 'after asking' });
+    await t.plugins!.takeEventData(t.systemContext(), 'recorder', []);
+    expectCreated(await create('no longer asking'));
+    await handOver();
+    expect(consumed.values.recorder.at(-1)).toBeUndefined();
+    // Asking keeps the plugin's switch as it was.
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/recorder`, { token: t.adminToken })).item.enabled).toBe(true);
   });
 
   it('lists a consuming plugin as hearing every after-hook', async () => {

@@ -88,7 +88,7 @@ describe('list order by a field while drafts are staged', () => {
     // As before migration 0003: no live sort index, and neither it nor the later 0004 (jobs, which
     // replaced the schedule table), 0005 (media), 0006 (taxonomies), 0007 (site structure), 0008
     // (search), 0009 (sign-in), 0010 (OAuth), 0011 (plugins) and 0012 (import, which added _bylines to
-    // entry tables), 0013 (media titles) and 0014 (WordPress.com connections), 0015 (the webhook outbox's indexes) and 0016 (the plugins' event queue) applied.
+    // entry tables), 0013 (media titles) and 0014 (WordPress.com connections), 0015 (the webhook outbox's indexes), 0016 (the plugins' event queue) and 0017 (the events plugins take with data) applied.
     for (const name of indexes) await t.db.kysely.schema.dropIndex(name).execute();
     await dropSearchTables(t.db);
     for (const { table_name: table } of await t.db.kysely.selectFrom('collections').select('table_name').execute()) {
@@ -97,8 +97,8 @@ describe('list order by a field while drafts are staged', () => {
     for (const table of ['plugin_events', 'import_connections', 'bylines', 'import_notes', 'import_items', 'import_analyses', 'audit_events', 'webhook_attempts', 'webhook_deliveries', 'webhook_subscriptions', 'plugin_states', 'oauth_tokens', 'oauth_device_codes', 'oauth_codes', 'oauth_consent_requests', 'oauth_grants', 'oauth_clients', 'setup_secrets', 'setup_state', 'rate_limits', 'invitations', 'magic_links', 'webauthn_challenges', 'passkeys', 'sessions', 'widgets', 'widget_areas', 'sections', 'menu_items', 'menus', 'entry_terms', 'terms', 'taxonomy_collections', 'taxonomies', 'media_upload_grants', 'media_derivatives', 'media', 'jobs'] as const) await t.db.kysely.schema.dropTable(table).execute();
     await t.db.kysely.schema.alterTable('collections').dropColumn('url_pattern').execute();
     await sql`create table scheduled_publications (entry_id text primary key, collection_id text not null, due_at text not null)`.execute(t.db.kysely);
-    await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, 'in', ['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events'] as never).execute();
-    expect(await migrateToLatest(t.db)).toEqual(['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events']);
+    await t.db.kysely.deleteFrom('folio_migrations' as never).where('name' as never, 'in', ['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data'] as never).execute();
+    expect(await migrateToLatest(t.db)).toEqual(['0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data']);
     expect(await liveSortIndexes()).toEqual(indexes);
     expect(await titlesPageByPage(subscriber, 'orderBy=title&order=asc')).toEqual(['MMM', 'NNN', 'STAGED']);
   });

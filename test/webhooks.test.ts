@@ -185,6 +185,25 @@ describe('webhooks', () => {
     expect(await deliveries(inactive.item.id)).toEqual([]);
   });
 
+  it('sends a subscription the events of changes made from its creation on, not those still queued then', async () => {
+    const saves = await subscribe(['content.saved']);
+    t.clock.advance(1000);
+    // Made while only saves are listened to: its publication is queued without the entry's values.
+    const before = await createPost('Before');
+    expectSuccess(await t.request('POST', `${api}/content/posts/${before.id}/publish`, { token: t.adminToken }));
+    t.clock.advance(1000);
+    const everything = await subscribe(['*']);
+    t.clock.advance(1000);
+    const after = await createPost('After');
+    expectSuccess(await t.request('POST', `${api}/content/posts/${after.id}/publish`, { token: t.adminToken }));
+    // One pass hands over every event above at once.
+    expect(await worker.runDue()).toBe(4);
+    expect((await deliveries(saves.item.id)).map((delivery: { eventType: string }) => delivery.eventType)).toEqual(['content.saved', 'content.saved']);
+    expect((await deliveries(everything.item.id)).map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual(['content.published', 'content.saved']);
+    const received = receiver.received.map((delivery) => `${delivery.json.type}:${delivery.json.data.entry.data.title}`);
+    expect(received.sort()).toEqual(['content.published:After', 'content.saved:After', 'content.saved:After', 'content.saved:Before']);
+  });
+
   it('stops queueing when the plugin is disabled, and its routes answer 404', async () => {
     const { item } = await subscribe();
     expectSuccess(await t.request('POST', `${api}/plugins/webhooks/disable`, { token: t.adminToken }));

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { groupCommit, type WriteTransaction } from './group-commit.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +31,11 @@ export interface Db {
    * request's first cached read (they take effect from the next request); its own writes at once.
    */
   forRequest(): Db;
+  /**
+   * SQLite: runs a write transaction in the group of those that run in the same turn, which commit
+   * together (group-commit.ts); undefined where each transaction commits on its own.
+   */
+  writeTransaction?: WriteTransaction;
   close(): Promise<void>;
 }
 
@@ -84,6 +90,7 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
     },
   };
   const stampReader = (readVersion: () => number) => (tables: readonly string[]) => `${readVersion()}:${statements.writesTo(tables)}`;
+  const writes = groupCommit(kysely, { inTransaction: () => database.inTransaction, lost: () => statements.countWrite(anyTable) });
   const db: Db = {
     identity: {},
     kysely,
@@ -94,7 +101,11 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
       let version: number | undefined;
       return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get())) };
     },
-    close: () => kysely.destroy(),
+    writeTransaction: writes.run,
+    close: async () => {
+      await writes.flush();
+      await kysely.destroy();
+    },
   };
   return db;
 }
@@ -134,10 +145,11 @@ interface CachedStatement {
 function withStatementCache(database: SqliteDatabase.Database) {
   const cache = new Map<string, CachedStatement>();
   const writes = new Map<string, number>();
+  const countWrite = (table: string) => writes.set(table, (writes.get(table) ?? 0) + 1);
   const wrap = (statement: SqliteDatabase.Statement, target: string | undefined): CachedStatement => {
     // A writing statement may run through all() too (INSERT … RETURNING), so each path counts it.
     const counted = <T>(run: () => T): T => {
-      if (target !== undefined) writes.set(target, (writes.get(target) ?? 0) + 1);
+      if (target !== undefined) countWrite(target);
       return run();
     };
     return {
@@ -149,6 +161,7 @@ function withStatementCache(database: SqliteDatabase.Database) {
     };
   };
   return {
+    countWrite,
     writesTo: (tables: readonly string[]) => tables.reduce((sum, table) => sum + (writes.get(table) ?? 0), writes.get(anyTable) ?? 0),
     close: () => database.close(),
     prepare(text: string): CachedStatement {

@@ -118,9 +118,8 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction) => Promi
   const committed: (() => void)[] = [];
   // SQLite's write transactions begin IMMEDIATE: nobody else commits until this one ends, so cached
   // reads stay exact inside it, checked against the stamp as it is at each read.
-  const result = await db.kysely
-    .transaction()
-    .execute((trx) => work({ ...db, kysely: trx, changeStamp: db.currentChangeStamp, afterCommit: (callback) => committed.push(callback) }));
+  const run = db.writeTransaction ?? ((inside) => db.kysely.transaction().execute(inside));
+  const result = await run((trx) => work({ ...db, kysely: trx, changeStamp: db.currentChangeStamp, afterCommit: (callback) => committed.push(callback) }));
   for (const callback of committed) callback();
   return result;
 }

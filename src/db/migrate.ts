@@ -18,10 +18,11 @@ import * as importMedia from './migrations/0013_import_media.ts';
 import * as importConnections from './migrations/0014_import_connections.ts';
 import * as webhookOutboxIndexes from './migrations/0015_webhook_outbox_indexes.ts';
 import { pluginEvents } from './migrations/0016_plugin_events.ts';
+import * as pluginEventData from './migrations/0017_plugin_event_data.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_platform': platform,
     '0002_content': content,
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0014_import_connections': importConnections,
     '0015_webhook_outbox_indexes': webhookOutboxIndexes,
     '0016_plugin_events': pluginEvents(dialect),
+    '0017_plugin_event_data': pluginEventData,
   };
 }
 

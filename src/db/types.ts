@@ -456,6 +456,8 @@ export interface PluginStatesTable {
   enabled: number;
   settings: string | null;
   updated_at: string;
+  /** The event types whose queued events carry the entry's field values for it, as a JSON array; null for none (migration 0017). */
+  event_data: string | null;
 }
 
 export interface WebhookSubscriptionsTable {

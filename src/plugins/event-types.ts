@@ -1,4 +1,4 @@
-import type { AfterHookName, HookEvents } from './types.ts';
+import type { AfterHookName, HookEvents, QueuedHookEvents } from './types.ts';
 
 /**
  * The names events go by outside the process, in webhook payloads and audit records
@@ -19,7 +19,7 @@ export type EventType = (typeof eventTypes)[number];
 export const afterHookNames = Object.keys(eventTypeOf) as AfterHookName[];
 
 /** The resource an event is about: what the audit log files it under, what orders webhook deliveries. */
-export function resourceOf(name: AfterHookName, event: HookEvents[AfterHookName]): { type: string; id: string } {
+export function resourceOf(name: AfterHookName, event: QueuedHookEvents[AfterHookName]): { type: string; id: string } {
   if ('entry' in event) return { type: 'entry', id: event.entry.id };
   if ('item' in event) return { type: 'media', id: event.item.id };
   if (name === 'user:afterSignIn' && 'user' in event) return { type: 'user', id: event.user.id };

@@ -4,7 +4,7 @@ import { fromColumnValue, responseColumnValue } from '../content/field-values.ts
 import type { Context, Principal } from '../core/context.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { MediaRow } from '../media/store.ts';
-import type { Actor, AfterHookName, EntrySnapshot, HookEvents, MediaSnapshot } from './types.ts';
+import type { Actor, AfterHookName, EntrySnapshot, HookEvents, MediaSnapshot, QueuedHookEvents } from './types.ts';
 
 /**
  * Where the domain modules hand their events to the plugins. Each call is made by an operation (or
@@ -20,7 +20,7 @@ export function actorOf(principal: Principal | null | undefined): Actor {
 }
 
 export async function emitEvent<E extends AfterHookName>(ctx: EventContext, tx: Transaction, name: E, event: HookEvents[E]): Promise<void> {
-  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, { value: () => event, serializable: () => event });
+  if (ctx.plugins) await ctx.plugins.emit(ctx, tx, name, { value: () => event, serializable: () => event as QueuedHookEvents[E] });
 }
 
 type EntryHookName = 'content:afterSave' | 'content:afterPublish' | 'content:afterUnpublish' | 'content:afterDelete';
@@ -36,8 +36,11 @@ export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx
   const actor = actorOf(change.actor);
   const emit = <E extends EntryHookName>(name: E, details: Omit<HookEvents[E], 'entry' | 'actor'>) =>
     plugins.emit(ctx, tx, name, {
-      value: () => ({ entry: entrySnapshot(change, fromColumnValue), ...details, actor }) as HookEvents[E],
-      serializable: () => ({ entry: entrySnapshot(change, responseColumnValue), ...details, actor }) as HookEvents[E],
+      value: () => ({ entry: { ...entrySummary(change), data: columnData(change.collection.fields, change.entry, fromColumnValue) }, ...details, actor }) as HookEvents[E],
+      serializable: (withData) => {
+        const entry = withData ? { ...entrySummary(change), data: columnData(change.collection.fields, change.entry, responseColumnValue) } : entrySummary(change);
+        return { entry, ...details, actor } as QueuedHookEvents[E];
+      },
     });
   switch (change.kind) {
     case 'created':
@@ -62,8 +65,8 @@ export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx
   }
 }
 
-/** The entry as the change left it; `read` turns a column into a value (parsed, or JSON text kept as stored). */
-function entrySnapshot(change: EntryChange, read: typeof fromColumnValue): EntrySnapshot {
+/** The entry as the change left it, but for its field values. */
+function entrySummary(change: EntryChange): Omit<EntrySnapshot, 'data'> {
   const row = change.entry;
   return {
     collection: change.collection.slug,
@@ -71,7 +74,6 @@ function entrySnapshot(change: EntryChange, read: typeof fromColumnValue): Entry
     slug: row._slug,
     locale: row._locale,
     status: row._status,
-    data: columnData(change.collection.fields, row, read),
     createdAt: row._created_at,
     updatedAt: row._updated_at,
     publishedAt: row._published_at,

@@ -6,9 +6,9 @@ import { toJsonText } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
-import { resourceOf } from './event-types.ts';
+import { eventTypeOf, resourceOf } from './event-types.ts';
 import { handOverTo, startEventDispatcher } from './event-queue.ts';
-import { queueEvent, readPluginStates, type StoredPluginState } from './store.ts';
+import { queueEvent, readPluginStates, writePluginState, type StoredPluginState } from './store.ts';
 import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, OutgoingEvent, PluginDefinition } from './types.ts';
 
 /** A plugin as loaded: its definition, and the specifier configuration named it by. */
@@ -94,7 +94,8 @@ export class PluginHost {
    * Tells the enabled plugins of an event: transactional hooks now, in `tx` (a throw rolls the change
    * back); one queued row for those that consume events in batches (event-queue.ts); the others once
    * `tx` has committed, their failures logged and never the caller's. The event as hooks get it is
-   * built only if one listens; the queue takes the serializable form's JSON.
+   * built only if one listens; the queue takes the serializable form's JSON, with an entry's field
+   * values only if a consumer asked for this event's (`takeEventData`).
    */
   async emit<E extends AfterHookName>(ctx: HookRuntime, tx: Transaction, name: E, event: OutgoingEvent<E>): Promise<void> {
     const listening = await this.listening(tx, name, ctx.log);
@@ -104,9 +105,11 @@ export class PluginHost {
       const hook = plugin.definition.transactionalHooks?.[name];
       if (hook) await hook(valueOf(), { ...this.hookContext(ctx, plugin, settings), db: tx });
     }
-    const consumers = listening.filter(({ plugin }) => plugin.definition.consumeEvents).map(({ plugin }) => plugin.definition.id);
-    if (consumers.length > 0) {
-      const queued = event.serializable();
+    const consuming = listening.filter(({ plugin }) => plugin.definition.consumeEvents);
+    if (consuming.length > 0) {
+      const type = eventTypeOf[name];
+      const queued = event.serializable(consuming.some(({ eventData }) => eventData?.has('*') || eventData?.has(type)));
+      const consumers = consuming.map(({ plugin }) => plugin.definition.id);
       const resource = resourceOf(name, queued);
       await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(queued) });
     }
@@ -135,6 +138,17 @@ export class PluginHost {
     return handOverTo(ctx, this.plugins, async (plugin, tx) => ({ ...this.hookContext(ctx, plugin, (await this.stateOf(tx, plugin, ctx.log)).settings), db: tx }));
   }
 
+  /**
+   * Which events `pluginId` takes with the entry's field values from the queue, from the next change
+   * on (event types, or `*`); every other entry event reaches it without them (decisions/0032). In
+   * `db`'s transaction when it is one, beside the change that calls for it.
+   */
+  async takeEventData(ctx: HookRuntime & { db: Db }, pluginId: string, eventTypes: readonly string[]): Promise<void> {
+    const plugin = this.require(pluginId);
+    const { enabled } = await this.stateOf(ctx.db, plugin, ctx.log);
+    await writePluginState(ctx.db, pluginId, { eventData: eventTypes }, { enabled }, isoNow(ctx.clock));
+  }
+
   /** Starts every plugin's background work in this process, and the hand-over of queued events (the CLI starts none). */
   startBackground(ctx: BackgroundContext): BackgroundService {
     const services = this.plugins.flatMap((plugin) => (plugin.definition.background ? [plugin.definition.background(ctx)] : []));
@@ -147,14 +161,14 @@ export class PluginHost {
   }
 
   /** The enabled plugins with a hook for `name`, with their settings; no query when no plugin has one. */
-  private async listening(db: Db, name: HookName, log: Logger): Promise<{ plugin: LoadedPlugin; settings: unknown }[]> {
+  private async listening(db: Db, name: HookName, log: Logger): Promise<{ plugin: LoadedPlugin; settings: unknown; eventData: ReadonlySet<string> | null }[]> {
     const candidates = this.plugins.filter((plugin) => plugin.definition.hooks?.[name] || (name !== 'content:beforeSave' && (plugin.definition.transactionalHooks?.[name] || plugin.definition.consumeEvents)));
     if (candidates.length === 0) return [];
     const stored = await readPluginStates(db);
     const listening = [];
     for (const plugin of candidates) {
       const state = stateIn(stored, plugin, log);
-      if (state.enabled) listening.push({ plugin, settings: state.settings });
+      if (state.enabled) listening.push({ plugin, settings: state.settings, eventData: stored.get(plugin.definition.id)?.eventData ?? null });
     }
     return listening;
   }

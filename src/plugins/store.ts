@@ -5,10 +5,12 @@ import { inBoundList } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { PluginEventsTable } from '../db/types.ts';
 
-/** A plugin's stored switch and settings (JSON text, or null when never written). */
+/** A plugin's stored switch and settings (JSON text, or null when never written), and the events it takes with data. */
 export interface StoredPluginState {
   enabled: boolean;
   settings: string | null;
+  /** The event types (or `*`) whose queued events carry the entry's field values for it; none when null. */
+  eventData: ReadonlySet<string> | null;
 }
 
 // One entry: every plugin's row, read together. A change by any process is seen at the next request
@@ -17,20 +19,22 @@ const states = new ReadCache<Map<string, StoredPluginState>>(1, ['plugin_states'
 
 export async function readPluginStates(db: Db): Promise<Map<string, StoredPluginState>> {
   const loaded = await states.get(db, 'all', async () => {
-    const rows = await db.kysely.selectFrom('plugin_states').select(['plugin_id', 'enabled', 'settings']).execute();
-    return new Map(rows.map((row) => [row.plugin_id, { enabled: row.enabled === 1, settings: row.settings }]));
+    const rows = await db.kysely.selectFrom('plugin_states').select(['plugin_id', 'enabled', 'settings', 'event_data']).execute();
+    return new Map(rows.map((row) => [row.plugin_id, { enabled: row.enabled === 1, settings: row.settings, eventData: row.event_data === null ? null : new Set(JSON.parse(row.event_data) as string[]) }]));
   });
   return loaded ?? new Map();
 }
 
-/** Writes the switch or the settings, keeping the other as it was (or as `fallback` says, for a first write). */
-export async function writePluginState(db: Db, pluginId: string, change: { enabled?: boolean; settings?: string }, fallback: { enabled: boolean }, now: string): Promise<void> {
-  const set: { enabled?: number; settings?: string; updated_at: string } = { updated_at: now };
+/** Writes the switch, the settings or the events taken with data, keeping the rest as it was (or as `fallback` says, for a first write). */
+export async function writePluginState(db: Db, pluginId: string, change: { enabled?: boolean; settings?: string; eventData?: readonly string[] }, fallback: { enabled: boolean }, now: string): Promise<void> {
+  const eventData = change.eventData === undefined ? undefined : change.eventData.length === 0 ? null : JSON.stringify([...change.eventData].sort());
+  const set: { enabled?: number; settings?: string; event_data?: string | null; updated_at: string } = { updated_at: now };
   if (change.enabled !== undefined) set.enabled = change.enabled ? 1 : 0;
   if (change.settings !== undefined) set.settings = change.settings;
+  if (eventData !== undefined) set.event_data = eventData;
   await db.kysely
     .insertInto('plugin_states')
-    .values({ plugin_id: pluginId, enabled: (change.enabled ?? fallback.enabled) ? 1 : 0, settings: change.settings ?? null, updated_at: now })
+    .values({ plugin_id: pluginId, enabled: (change.enabled ?? fallback.enabled) ? 1 : 0, settings: change.settings ?? null, event_data: eventData ?? null, updated_at: now })
     .onConflict((conflict) => conflict.column('plugin_id').doUpdateSet(set))
     .execute();
 }

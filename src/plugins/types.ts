@@ -63,13 +63,24 @@ export interface HookEvents {
 
 /**
  * An event on its way to the plugins, in the two forms they take it: `value()`, as hooks get it, built
- * only when one listens; `serializable()`, built only when a plugin consumes events, the same event for the queue's JSON, whose JSON fields may
- * still be the text they are stored as (core/raw-json.ts), so queuing an entry's event parses nothing.
+ * only when one listens; `serializable(withData)`, built only when a plugin consumes events, the same
+ * event for the queue's JSON, whose JSON fields may still be the text they are stored as
+ * (core/raw-json.ts), so queuing an entry's event parses nothing. Without `withData` an entry's event
+ * leaves out the entry's field values.
  */
 export interface OutgoingEvent<E extends AfterHookName> {
   value(): HookEvents[E];
-  serializable(): HookEvents[E];
+  serializable(withData: boolean): QueuedHookEvents[E];
 }
+
+/**
+ * The events as the queue holds them: an entry's field values (`entry.data`) only where the plugin
+ * asked for that event's (`PluginHost.takeEventData`); most consumers (the audit log) need only what
+ * happened to which entry, and the values are most of an event's size.
+ */
+export type QueuedHookEvents = {
+  [E in AfterHookName]: HookEvents[E] extends { entry: EntrySnapshot } ? Omit<HookEvents[E], 'entry'> & { entry: Omit<EntrySnapshot, 'data'> & { data?: EntrySnapshot['data'] } } : HookEvents[E];
+};
 
 /** What every hook is given besides its event. */
 export interface HookContext<Settings> {
@@ -105,7 +116,7 @@ export type TransactionalHooks<Settings> = { [E in AfterHookName]?: Transactiona
  * An event as a plugin's `consumeEvents` gets it from the queue: what happened, when, to which
  * resource (`resourceOf`), and the event both parsed and as the JSON text it was queued as.
  */
-export type QueuedEvent = { [E in AfterHookName]: { name: E; at: string; resource: { type: string; id: string }; event: HookEvents[E]; json: string } }[AfterHookName];
+export type QueuedEvent = { [E in AfterHookName]: { name: E; at: string; resource: { type: string; id: string }; event: QueuedHookEvents[E]; json: string } }[AfterHookName];
 
 /** Work a plugin does in every server process while it serves (webhook deliveries, pruning the audit log). */
 export interface BackgroundService {
@@ -144,6 +155,8 @@ export interface PluginDefinition<Settings = Record<string, never>> {
    * is written exactly once. A throw rolls the batch back; it is logged and handed over again later,
    * and the plugin's later events wait behind it (other plugins' do not). The durable records of a
    * change at a fraction of a transactional hook's cost: how the outbox and the audit log are written.
+   * An entry's event carries the entry's field values only if the plugin asked for that event's
+   * (`PluginHost.takeEventData`) before the change was made.
    */
   consumeEvents?: (events: readonly QueuedEvent[], ctx: TransactionalHookContext<Settings>) => Promise<void>;
   /** Routes under `/_cms/api/plugins/:id`, declared with `defineRoute` like Folio's own (paths relative to that). */

@@ -6,7 +6,7 @@ import { access, defineOperation } from '../../core/operation.ts';
 import { toPage, type Page } from '../../core/pagination.ts';
 import { defineRoute } from '../../http/route.ts';
 import { eventTypeOf } from '../event-types.ts';
-import type { AfterHookName, HookEvents } from '../types.ts';
+import type { AfterHookName, QueuedHookEvents } from '../types.ts';
 import { definePlugin, type BackgroundContext, type QueuedEvent } from '../types.ts';
 import { AuditListResponse, AuditSettings, ListAuditQuery, type AuditEvent } from './schemas.ts';
 import { insertAuditEvents, listAuditEvents, pruneAuditEvents, type AuditRow } from './store.ts';
@@ -14,7 +14,7 @@ import { insertAuditEvents, listAuditEvents, pruneAuditEvents, type AuditRow } f
 export const auditLogId = 'audit-log';
 
 /** What a record keeps of the event besides who and which resource: enough to tell what happened. */
-function detailsOf(event: HookEvents[AfterHookName]): Record<string, unknown> {
+function detailsOf(event: QueuedHookEvents[AfterHookName]): Record<string, unknown> {
   if ('entry' in event) {
     const { collection, slug, locale, status } = event.entry;
     return { collection, slug, locale, status, ...('permanent' in event ? { permanent: event.permanent } : {}), ...('created' in event ? { created: event.created } : {}) };

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { access, defineOperation, type AuthorizedContext } from '../../core/operation.ts';
+import { inTransaction, serializeTransactions, type Transaction } from '../../db/dialect.ts';
 import { toPage, type Page } from '../../core/pagination.ts';
 import { outgoingUrlProblem } from '../../net/outgoing.ts';
 import type { CreateSubscriptionBody, Delivery, ListDeliveriesQuery, Subscription, UpdateSubscriptionBody } from './schemas.ts';
@@ -38,6 +39,25 @@ async function checkUrl(ctx: AuthorizedContext, url: string): Promise<void> {
   if (problem) throw validationError([{ path: 'url', message: problem }]);
 }
 
+export const webhooksId = 'webhooks';
+// Subscription changes run one at a time, so the event types asked for are those of the last one's view.
+const subscriptionsLockKey = 7_346_121_905_116;
+
+/**
+ * Changes subscriptions and, in the same transaction, tells the plugin host which events the active
+ * ones listen to: those are queued with the entry's field values, the payload's `data` (decisions/0032).
+ */
+async function changingSubscriptions<T>(ctx: AuthorizedContext, change: (tx: Transaction) => Promise<T>): Promise<T> {
+  return inTransaction(ctx.db, async (tx) => {
+    await serializeTransactions(tx, subscriptionsLockKey);
+    const result = await change(tx);
+    const active = await store.listActiveSubscriptions(tx);
+    const types = new Set(active.flatMap((subscription) => JSON.parse(subscription.events) as string[]));
+    await ctx.plugins?.takeEventData({ ...ctx, db: tx }, webhooksId, types.has('*') ? ['*'] : [...types]);
+    return result;
+  });
+}
+
 async function requireSubscription(ctx: AuthorizedContext, id: string): Promise<store.SubscriptionRow> {
   const row = await store.findSubscription(ctx.db, id);
   if (!row) throw notFound(`Webhook subscription ${id}`);
@@ -52,7 +72,7 @@ export const createSubscription = defineOperation({
     const now = isoNow(ctx.clock);
     const secret = newSigningSecret();
     const row = { id: newId(), url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? null, secret, active: input.active ? 1 : 0, created_at: now, updated_at: now };
-    await store.insertSubscription(ctx.db, row);
+    await changingSubscriptions(ctx, (tx) => store.insertSubscription(tx, row));
     return { item: toSubscription(row), secret };
   },
 });
@@ -83,7 +103,7 @@ export const updateSubscription = defineOperation({
     if (input.events !== undefined) changes.events = JSON.stringify([...new Set(input.events)]);
     if (input.description !== undefined) changes.description = input.description;
     if (input.active !== undefined) changes.active = input.active ? 1 : 0;
-    const row = await store.updateSubscription(ctx.db, input.id, changes);
+    const row = await changingSubscriptions(ctx, (tx) => store.updateSubscription(tx, input.id, changes));
     if (!row) throw notFound(`Webhook subscription ${input.id}`);
     return { item: toSubscription(row) };
   },
@@ -94,7 +114,7 @@ export const deleteSubscription = defineOperation({
   name: 'webhooks.deleteSubscription',
   access: adminOnly,
   async run(ctx, input: { id: string }): Promise<{ success: true }> {
-    if (!(await store.deleteSubscription(ctx.db, input.id))) throw notFound(`Webhook subscription ${input.id}`);
+    if (!(await changingSubscriptions(ctx, (tx) => store.deleteSubscription(tx, input.id)))) throw notFound(`Webhook subscription ${input.id}`);
     return { success: true };
   },
 });
