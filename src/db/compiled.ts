@@ -24,16 +24,6 @@ export async function runCompiled<Row>(db: Db, key: string, build: (kysely: Kyse
   return result.rows;
 }
 
-/**
- * Inserts one row of plain values through a statement compiled once per table and column list (the
- * row's keys, in order): for rows written beside every content write (an audit record, an outbox
- * delivery), where building the statement cost as much as running it.
- */
-export async function insertRow<T extends keyof Database & string>(db: Db, table: T, row: Insertable<Database[T]>): Promise<void> {
-  const columns = Object.keys(row);
-  await runCompiled(db, `insert:${table}:${columns.join(',')}`, (kysely) => kysely.insertInto(table).values(row), Object.values(row));
-}
-
 /** Bound values per statement, within both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
 const valuesPerStatement = 30_000;
 /** Rows per statement at most, whatever the width: past this a longer statement saves nothing more. */

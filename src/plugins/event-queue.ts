@@ -59,9 +59,12 @@ async function drain(db: Db, consumers: readonly LoadedPlugin[], contextFor: Con
     const taken = await inTransaction(db, async (tx) => {
       await serializeTransactions(tx, eventQueueLockKey);
       const rows = await queuedEventsFor(tx, ids, batchSize);
+      const queued = rows.map((row) => new StoredEvent(row));
       let count = 0;
       for (const plugin of consumers) {
-        const events = rows.filter((row) => row.consumers.includes(`,${plugin.definition.id},`)).map(queuedEvent);
+        const mark = `,${plugin.definition.id},`;
+        // Each row was queued from one event, so its name and event match as QueuedEvent says.
+        const events = queued.filter((event) => event.consumers.includes(mark)) as unknown as QueuedEvent[];
         if (events.length > 0) await plugin.definition.consumeEvents!(events, await contextFor(plugin, tx));
         count += events.length;
       }
@@ -77,19 +80,30 @@ async function drain(db: Db, consumers: readonly LoadedPlugin[], contextFor: Con
   }
 }
 
-/** The event as plugins see it; parsed only when read (webhooks send the JSON text as it is). */
-function queuedEvent(row: QueuedEventRow): QueuedEvent {
-  let parsed: unknown;
-  const split = row.resource.indexOf(':');
-  return {
-    name: row.name,
-    at: row.at,
-    resource: { type: row.resource.slice(0, split), id: row.resource.slice(split + 1) },
-    json: row.event,
-    get event() {
-      return (parsed ??= JSON.parse(row.event));
-    },
-  } as QueuedEvent;
+/**
+ * The event as plugins see it (a QueuedEvent), one object for every plugin it goes to; parsed only
+ * when read (webhooks send the JSON text as it is).
+ */
+class StoredEvent {
+  readonly name: string;
+  readonly at: string;
+  readonly resource: { type: string; id: string };
+  readonly json: string;
+  readonly consumers: string;
+  #parsed: unknown;
+
+  constructor(row: QueuedEventRow) {
+    const split = row.resource.indexOf(':');
+    this.name = row.name;
+    this.at = row.at;
+    this.resource = { type: row.resource.slice(0, split), id: row.resource.slice(split + 1) };
+    this.json = row.event;
+    this.consumers = row.consumers;
+  }
+
+  get event(): unknown {
+    return (this.#parsed ??= JSON.parse(this.json));
+  }
 }
 
 /** Hands over queued events in this process every second, one hand-over at a time, until stopped. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { insertRow } from '../db/compiled.ts';
+import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
 import { inBoundList } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
@@ -42,9 +42,13 @@ export async function writePluginState(db: Db, pluginId: string, change: { enabl
 /** An event waiting in the plugins' queue (decisions/0030). */
 export type QueuedEventRow = Selectable<PluginEventsTable>;
 
-/** One row per event, in the writer's transaction: the only write a change pays for its plugins' records. */
+/**
+ * One row per event, in the writer's transaction: the only write a change pays for its plugins'
+ * records. Through a statement compiled once, its values bound in the builder's order.
+ */
 export async function queueEvent(tx: Db, row: Omit<QueuedEventRow, 'seq'>): Promise<void> {
-  await insertRow(tx, 'plugin_events', row);
+  const values = { name: row.name, at: row.at, resource: row.resource, consumers: row.consumers, event: row.event };
+  await runCompiled(tx, 'queueEvent', (kysely) => kysely.insertInto('plugin_events').values(values), Object.values(values));
 }
 
 /** A plain read: whether any event waits for one of `pluginIds`, so an idle poll takes no write lock. */
