@@ -38,7 +38,8 @@ export function groupCommit(kysely: Kysely<Database>, engine: GroupCommitEngine)
     const committed = new Promise<void>((resolve, reject) => {
       settle = (error) => (error === undefined ? resolve() : reject(error));
     });
-    // Every member awaits it; this only keeps a group that no member waits for from being reported.
+    // Every member awaits it; this only keeps a group no member waits for any more (all failed) from
+    // being reported as an unhandled rejection.
     committed.catch(() => undefined);
     return { committed, settle, aborted: false };
   };

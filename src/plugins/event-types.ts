@@ -18,6 +18,11 @@ export const eventTypes = Object.values(eventTypeOf);
 export type EventType = (typeof eventTypes)[number];
 export const afterHookNames = Object.keys(eventTypeOf) as AfterHookName[];
 
+/** Whether a list of event types (a subscription's, a plugin's `takeEventData`) takes `type`: by name, or all with `*`. */
+export function takesEventType(types: ReadonlySet<string>, type: string): boolean {
+  return types.has('*') || types.has(type);
+}
+
 /** The resource an event is about: what the audit log files it under, what orders webhook deliveries. */
 export function resourceOf(name: AfterHookName, event: QueuedHookEvents[AfterHookName]): { type: string; id: string } {
   if ('entry' in event) return { type: 'entry', id: event.entry.id };

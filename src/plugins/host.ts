@@ -6,7 +6,7 @@ import { toJsonText } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
-import { eventTypeOf, resourceOf } from './event-types.ts';
+import { eventTypeOf, resourceOf, takesEventType } from './event-types.ts';
 import { handOverTo, startEventDispatcher } from './event-queue.ts';
 import { queueEvent, readPluginStates, writePluginState, type StoredPluginState } from './store.ts';
 import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, OutgoingEvent, PluginDefinition } from './types.ts';
@@ -108,7 +108,7 @@ export class PluginHost {
     const consuming = listening.filter(({ plugin }) => plugin.definition.consumeEvents);
     if (consuming.length > 0) {
       const type = eventTypeOf[name];
-      const queued = event.serializable(consuming.some(({ eventData }) => eventData?.has('*') || eventData?.has(type)));
+      const queued = event.serializable(consuming.some(({ eventData }) => eventData !== null && takesEventType(eventData, type)));
       const consumers = consuming.map(({ plugin }) => plugin.definition.id);
       const resource = resourceOf(name, queued);
       await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(queued) });

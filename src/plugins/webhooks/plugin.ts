@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { isoNow } from '../../core/clock.ts';
-import { eventTypeOf } from '../event-types.ts';
+import { eventTypeOf, takesEventType } from '../event-types.ts';
 import { definePlugin } from '../types.ts';
 import { webhooksId } from './operations.ts';
 import { webhookRoutes } from './routes.ts';
@@ -27,7 +27,7 @@ export const webhooksPlugin = definePlugin({
       const { name, at, resource, json } = queued;
       const type = eventTypeOf[name];
       // A subscription is sent what happens from its creation on, not what was still queued then.
-      const subscribed = subscriptions.filter((subscription) => subscription.createdAt <= at && (subscription.events.has('*') || subscription.events.has(type)));
+      const subscribed = subscriptions.filter((subscription) => subscription.createdAt <= at && takesEventType(subscription.events, type));
       if (subscribed.length === 0) continue;
       // Queued without the entry's values: no active subscription listened to it when the change was
       // made (operations.ts tells the host which events they listen to), so none is owed it.
