@@ -18,6 +18,7 @@ import type { MediaStorage } from './media/storage/types.ts';
 import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { clientAddress } from './http/client-address.ts';
+import { escapedErrors } from './http/escaped-errors.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
@@ -89,6 +90,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
 
   const https = config.publicUrl?.startsWith('https:') ?? false;
   app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/` }));
+  app.use('*', escapedErrors());
   // OAuth's discovery documents and endpoints take no cookie: any page may call them (browser-based
   // MCP clients do). Registered first, so their preflights are answered here.
   for (const path of openCorsPaths) app.use(path, cors({ origin: '*', maxAge: 600, exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));

@@ -13,6 +13,7 @@ import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { openStorage } from './media/storage/open.ts';
 import { createJobRunner } from './jobs/runner.ts';
+import { guardProcess } from './http/escaped-errors.ts';
 import type { MediaStorage } from './media/storage/types.ts';
 import { startHousekeeping } from './system/housekeeping.ts';
 import { hasAnyUser } from './users/store.ts';
@@ -61,6 +62,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     await db.close();
     throw error;
   }
+  // From here on no error of one request, nor of background work, ends the process.
+  const unguard = guardProcess(log);
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, database: config.database.kind, databaseLocation: databaseLocation(config.database), media: mediaLocation(config) }, 'folio listening');
@@ -94,6 +97,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         mailer.close();
         await db.close();
         await storage.close();
+        unguard();
         log.info('folio stopped');
       })()),
   };

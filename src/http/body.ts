@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { Context as HonoContext } from 'hono';
@@ -246,8 +246,9 @@ async function* multipartParts(source: Readable, type: string, limit: number): A
     signal();
   });
   parser.on('file', (name, stream, info) => {
-    currentFile = stream;
-    queue.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType, stream });
+    const file = readerSide(stream, fail);
+    currentFile = file;
+    queue.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType, stream: file });
     signal();
   });
   parser.on('close', () => {
@@ -276,4 +277,24 @@ async function* multipartParts(source: Readable, type: string, limit: number): A
     // What the operation did not read is drained so the response can go out; a failed body is not.
     if (!finished && failure === undefined) source.resume();
   }
+}
+
+/**
+ * What the operation reads of one file part. Busboy destroys its own file stream with a bare Error
+ * when the body breaks off ("Unexpected end of file"): given to the operation as it is, that error
+ * would reach the client as a 500, and once the operation had stopped listening it would be an
+ * unhandled 'error' event that ends the process. The operation reads a stream of its own instead,
+ * failed with the body's failure (a 400, or the client's hang-up) by `fail`; busboy's stream always
+ * has a listener.
+ */
+function readerSide(partStream: Readable, fail: (error: unknown) => void): PassThrough {
+  const file = new PassThrough();
+  partStream.on('error', fail);
+  // An operation that no longer reads the part may have removed its listeners; the failure it did
+  // not wait for must not end the process.
+  file.on('error', () => undefined);
+  // A reader that gave up (its own limit passed, say) leaves busboy to drain the rest of the part.
+  file.on('close', () => partStream.resume());
+  partStream.pipe(file);
+  return file;
 }

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roles } from '../src/core/roles.ts';
+import { createTestApp, type TestApp } from './support/harness.ts';
+import { api, startTestStorage, type TestStorage } from './support/media.ts';
+import { spawnServer, type LogLine, type ServerProcess } from './support/process.ts';
+import { rawRequest } from './support/raw-http.ts';
+
+/**
+ * Requests a hostile or broken client sends, against a real `folio serve` over raw sockets (issue 36):
+ * none may end the process, none may store anything, and a client's fault is the client's answer
+ * (4xx), never a 500 or an error in the server's log.
+ */
+const boundary = 'abc';
+const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+const pngStart = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Multipart bodies that end where no complete form can. */
+const brokenBodies: Record<string, Buffer> = {
+  'cut off inside the file': Buffer.concat([Buffer.from(fileHead), pngStart, Buffer.from('xxxx')]),
+  'ending mid-header': Buffer.from(`--${boundary}\r\nContent-Disposition: form-da`),
+  'ending mid-boundary': Buffer.concat([Buffer.from(fileHead), pngStart, Buffer.from(`\r\n--${boundary.slice(0, 2)}`)]),
+  'whose last boundary is never closed': Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\nan alt\r\n--${boundary}\r\n`),
+};
+
+const multipartEndpoints = ['/media/upload', '/import/legacy/analyze', '/import/legacy/execute'];
+
+describe('hostile requests against a running server', () => {
+  let t: TestApp;
+  let storage: TestStorage;
+  let server: ServerProcess;
+  let url: URL;
+  let contributor: string;
+  beforeAll(async () => {
+    storage = await startTestStorage('local');
+    t = await createTestApp(storage.env);
+    contributor = (await t.userWithToken(roles.contributor, ['media:write', 'content:write'])).token;
+    server = spawnServer({ ...storage.env, DATABASE_URL: t.database.url, PORT: '0', LOG_LEVEL: 'debug', PLUGINS: './test/fixtures/plugins/faulty.ts' });
+    url = new URL(String((await server.waitForLog((line) => line.msg === 'folio listening')).url));
+  });
+  afterAll(async () => {
+    await server?.kill();
+    await t.close();
+    await storage.close();
+  });
+
+  const send = (path: string, token: string, body: Buffer, requestId: string) =>
+    rawRequest(url, 'POST', `${api}${path}`, { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-request-id': requestId }, body);
+  const logsOf = (requestId: string) => server.logs.filter((line) => line.requestId === requestId);
+  const isError = (line: LogLine) => (line.level ?? 0) >= 50;
+
+  it('answers every broken multipart body with a 400 (or 403 where the role may not), stores nothing and keeps serving', async () => {
+    let n = 0;
+    for (const path of multipartEndpoints) {
+      for (const [who, token] of [['admin', t.adminToken], ['contributor', contributor]] as const) {
+        for (const [shape, body] of Object.entries(brokenBodies)) {
+          const requestId = `broken-${++n}`;
+          const response = await send(path, token, body, requestId);
+          const expected = who === 'contributor' && path.startsWith('/import') ? 403 : 400;
+          expect({ path, who, shape, status: response.status, success: response.body.success }).toEqual({ path, who, shape, status: expected, success: false });
+          if (expected === 400) expect(response.body.error.code).toBe('VALIDATION_ERROR');
+          expect(logsOf(requestId).filter(isError)).toEqual([]);
+        }
+      }
+    }
+    expect(server.child.exitCode).toBeNull();
+    const health = await rawRequest(url, 'GET', `${api}/media`, { authorization: `Bearer ${t.adminToken}` });
+    expect(health.status).toBe(200);
+    expect(health.body.data.items).toEqual([]);
+    expect(await storage.keys()).toEqual([]);
+  });
+
+  it('fails only the request whose code throws outside its promise chain, with a 500 naming the request, and goes on', async () => {
+    for (const path of ['stream-handler', 'stream-error', 'rejection']) {
+      const requestId = `escaped-${path}`;
+      const response = await rawRequest(url, 'POST', `${api}/plugins/faulty/${path}`, { authorization: `Bearer ${t.adminToken}`, 'x-request-id': requestId });
+      expect(response.status).toBe(500);
+      expect(response.body.error).toMatchObject({ code: 'INTERNAL_ERROR', details: { requestId } });
+      expect(logsOf(requestId).some((line) => isError(line) && line.msg === 'unhandled error')).toBe(true);
+    }
+    expect(server.child.exitCode).toBeNull();
+    expect((await rawRequest(url, 'GET', `${api}/settings`, { authorization: `Bearer ${t.adminToken}` })).status).toBe(200);
+  });
+});
