@@ -129,6 +129,10 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
       [{ source: 'legacy-hosted', url: 'not a url', accessToken: fullToken }, 'url'],
       [{ source: 'wxr', url: site.wpcom.origin, accessToken: fullToken }, 'source'],
       [{ source: 'legacy-hosted', url: site.wpcom.origin, accessToken: '' }, 'accessToken'],
+      // Characters an Authorization header cannot carry (issue 36: these answered 500).
+      [{ source: 'legacy-hosted', url: site.wpcom.origin, accessToken: 'a\r\nb' }, 'accessToken'],
+      [{ source: 'legacy-hosted', url: site.wpcom.origin, accessToken: 'abc\u202edef' }, 'accessToken'],
+      [{ source: 'legacy-hosted', url: site.wpcom.origin, accessToken: 'two words' }, 'accessToken'],
       [{ source: 'legacy-hosted', url: site.wpcom.origin, accessToken: fullToken, extra: 1 }, ''],
     ];
     for (const [body, path] of bad) {

@@ -193,11 +193,21 @@ export const RewriteBody = z.strictObject({
     .describe('Old URL → new URL; without it, every file the media imports downloaded (the map stored with them)'),
 });
 
+/**
+ * A token goes out in an Authorization header, which carries visible ASCII only: a line break would
+ * split the header, and anything else is refused by the HTTP client (a 500 if it got that far).
+ */
+export const AccessToken = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[\x21-\x7e]+$/, 'Must be visible ASCII characters only (no spaces, line breaks or other characters), as an HTTP header carries it');
+
 /** `POST /import/legacy/analyze` with JSON: a live site read with an access token the client already holds. */
 export const HostedAnalyzeBody = z.strictObject({
   source: z.enum(['legacy-hosted']).describe('The source reading the site: legacy-hosted (WordPress.com over OAuth)'),
   url: HttpUrl.describe('The site\'s address, e.g. https://example.wordpress.com'),
-  accessToken: z.string().min(1).max(4096).describe('A WordPress.com OAuth access token for the site (the callback of GET /import/legacy/connect gets one)'),
+  accessToken: AccessToken.describe('A WordPress.com OAuth access token for the site (the callback of GET /import/legacy/connect gets one)'),
 });
 
 export const ConnectQuery = z.strictObject({ url: HttpUrl.describe('The WordPress.com site to connect') });

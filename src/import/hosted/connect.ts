@@ -6,6 +6,7 @@ import { OutgoingError, outgoingBuffer } from '../../net/outgoing.ts';
 import { randomSecret } from '../../oauth/secrets.ts';
 import { analyzeSite, type AnalysisView } from '../analysis.ts';
 import * as store from '../store.ts';
+import { AccessToken } from '../schemas.ts';
 import { sourceName } from './api.ts';
 
 /**
@@ -105,6 +106,9 @@ export async function finishConnection(ctx: AuthorizedContext, input: CallbackIn
     if (!(error instanceof OutgoingError)) throw error;
     // The code is spent or soon expires: trying the trade again could not help.
     throw new AppError('SERVICE_UNAVAILABLE', `${sourceName}: WordPress.com's token endpoint did not answer (${error.message}); connect again`, { source: sourceName });
+  }
+  if (!AccessToken.safeParse(answer.access_token).success) {
+    throw new AppError('SERVICE_UNAVAILABLE', `${sourceName}: WordPress.com answered with an access token that cannot go in an HTTP header; connect again`, { source: sourceName });
   }
   const url = typeof answer.blog_url === 'string' && answer.blog_url !== '' ? answer.blog_url : connection.site_url;
   return analyzeSite(ctx, sourceName, { type: 'oauth', url, accessToken: answer.access_token as string });
