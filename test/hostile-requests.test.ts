@@ -3,7 +3,7 @@ import { roles } from '../src/core/roles.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
 import { api, startTestStorage, type TestStorage } from './support/media.ts';
 import { spawnServer, type LogLine, type ServerProcess } from './support/process.ts';
-import { rawRequest } from './support/raw-http.ts';
+import { rawHangUp, rawRequest } from './support/raw-http.ts';
 
 /**
  * Requests a hostile or broken client sends, against a real `folio serve` over raw sockets (issue 36):
@@ -66,6 +66,23 @@ describe('hostile requests against a running server', () => {
     const health = await rawRequest(url, 'GET', `${api}/media`, { authorization: `Bearer ${t.adminToken}` });
     expect(health.status).toBe(200);
     expect(health.body.data.items).toEqual([]);
+    expect(await storage.keys()).toEqual([]);
+  });
+
+  it('takes a client that hangs up in the middle of a direct upload or a JSON body as a hang-up (499), not an error', async () => {
+    const target = await rawRequest(url, 'POST', `${api}/media/upload-url`, { authorization: `Bearer ${contributor}`, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ filename: 'a.png', mimeType: 'image/png', size: 4096 })));
+    expect(target.status).toBe(200);
+    const uploadPath = new URL(target.body.data.uploadUrl).pathname;
+    const cuts = [
+      ['hang-up-direct', 'PUT', uploadPath, { 'content-type': 'image/png' }, Buffer.concat([pngStart, Buffer.alloc(100)])],
+      ['hang-up-json', 'POST', `${api}/content/posts`, { authorization: `Bearer ${contributor}`, 'content-type': 'application/json' }, Buffer.from('{"data":{"title":"cut')],
+    ] as const;
+    for (const [requestId, method, path, headers, body] of cuts) {
+      await rawHangUp(url, method, path, { ...headers, 'x-request-id': requestId }, 4096, body);
+      expect((await server.waitForLog((line) => line.msg === 'request' && line.requestId === requestId)).status).toBe(499);
+      expect(logsOf(requestId).filter(isError)).toEqual([]);
+    }
+    expect(server.child.exitCode).toBeNull();
     expect(await storage.keys()).toEqual([]);
   });
 

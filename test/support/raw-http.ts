@@ -62,3 +62,17 @@ function unchunk(bytes: Buffer): Buffer {
     at = lineEnd + 2 + size + 2;
   }
 }
+
+/** Sends a request's head announcing `announced` bytes of body, then `body` (fewer), then hangs up. */
+export function rawHangUp(url: URL, method: string, path: string, headers: Record<string, string>, announced: number, body: Buffer): Promise<void> {
+  const head = [`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, `Content-Length: ${announced}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]), () => {
+        socket.destroy();
+        resolve();
+      });
+    });
+    socket.once('error', reject);
+  });
+}
