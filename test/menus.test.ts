@@ -140,6 +140,18 @@ describe('menus', () => {
       expect(menu.items[0]).toEqual({ ...home, children: [] });
     });
 
+    it('takes page and post as kinds of entry whatever their collection is called, as a moved WordPress menu names them', async () => {
+      await createCollection(t, 'pages', [{ slug: 'title', type: 'string' }], { urlPattern: '/p/{slug}' });
+      const contact = await createEntry(t, 'pages', { data: { title: 'Contact' }, status: 'published' });
+      await createMenu('moved');
+      const item = await addItem('moved', { type: 'page', referenceCollection: 'pages', referenceId: contact.id }, writer);
+      expect(item).toMatchObject({ type: 'page', label: 'Contact', url: '/p/contact', referenceCollection: 'pages', referenceId: contact.id, status: 'published' });
+      const own = await addItem('moved', { type: 'pages', referenceCollection: 'pages', referenceId: 'contact', label: 'By its slug' });
+      expect(own).toMatchObject({ type: 'pages', url: '/p/contact', referenceCollection: 'pages', referenceId: contact.id });
+      expect((await readMenu('moved')).items.map((entry: { url: string }) => entry.url)).toEqual(['/p/contact', '/p/contact']);
+      expect(issuePaths(await request('POST', '/menus/moved/items', { type: 'pages', referenceCollection: 'page', referenceId: about.id }))).toEqual(['referenceCollection']);
+    });
+
     it('refuses an unknown type, a missing or mismatched target and a malformed link (400)', async () => {
       await createMenu('strict');
       const other = await createMenu('elsewhere');
@@ -149,7 +161,10 @@ describe('menus', () => {
       const cases: [Record<string, unknown>, string[]][] = [
         [{ type: 'widget', referenceCollection: 'widget', referenceId: 'x' }, ['type']],
         [{ type: 'Not A Type', label: 'x' }, ['type']],
-        [{ type: 'page', referenceCollection: 'post', referenceId: about.id }, ['referenceCollection']],
+        // `page` is a kind: the collection named is searched, and the page is not among the posts.
+        [{ type: 'page', referenceCollection: 'post', referenceId: about.id }, ['referenceId']],
+        [{ type: 'post', referenceCollection: 'articles', referenceId: hello.id }, ['referenceCollection']],
+        [{ type: 'post', referenceCollection: 'page', referenceId: hello.id }, ['referenceId']],
         [{ type: 'page', referenceId: about.id }, ['referenceCollection']],
         [{ type: 'page', referenceCollection: 'page' }, ['referenceId']],
         [{ type: 'page', referenceCollection: 'page', referenceId: 'no-such-page' }, ['referenceId']],

@@ -9,10 +9,16 @@ import * as taxonomyStore from '../taxonomies/store.ts';
 import { customType, linkKind } from './links.ts';
 
 /**
- * What an item being written links to, checked (docs/decisions/0018): an entry item's `type` is its
- * collection's slug and `referenceCollection` says the same; the entry or term must exist (an entry
+ * What an item being written links to, checked (docs/decisions/0018): an entry item's `type` is
+ * `page`, `post` or its collection's slug, and `referenceCollection` names the collection; the entry or term must exist (an entry
  * outside the trash); a custom link has a URL and no reference. References are stored by id.
  */
+
+/**
+ * The kinds of entry WordPress names, usable as an item's `type` with `referenceCollection` naming
+ * the collection: a moved site's `page` items work whatever its pages' collection is called.
+ */
+const entryKinds = new Set(['page', 'post']);
 
 export interface LinkInput {
   type: string;
@@ -67,15 +73,20 @@ async function checkTerm(db: Db, reference: { collection: string; id: string }):
 }
 
 async function checkEntry(db: Db, type: string, reference: { collection: string; id: string }): Promise<CheckedLink> {
-  const collection = await schemaStore.loadCollection(db, type);
-  if (!collection) throw validationError([{ path: 'type', message: `Unknown type ${type}: a collection slug, "taxonomy" or "custom"` }]);
-  if (reference.collection !== type) {
-    throw validationError([{ path: 'referenceCollection', message: `An entry item's referenceCollection is its type, the collection slug ${type}` }]);
+  const kindOnly = entryKinds.has(type);
+  if (!kindOnly && reference.collection !== type) {
+    const known = (await schemaStore.loadCollection(db, type)) !== undefined;
+    if (!known) throw validationError([{ path: 'type', message: `Unknown type ${type}: "page", "post", a collection slug, "taxonomy" or "custom"` }]);
+    throw validationError([{ path: 'referenceCollection', message: `An entry item whose type is the collection slug ${type} refers to that collection` }]);
+  }
+  const collection = await schemaStore.loadCollection(db, reference.collection);
+  if (!collection) {
+    throw validationError([{ path: kindOnly ? 'referenceCollection' : 'type', message: `No collection ${reference.collection}` }]);
   }
   const byId = await contentStore.findEntryById(db, collection.tableName, reference.id);
   const entry = byId && byId._deleted_at === null ? byId : await contentStore.findEntryBySlug(db, collection.tableName, reference.id, undefined);
   if (!entry) throw validationError([{ path: 'referenceId', message: `No entry ${reference.id} in ${type}` }]);
-  return { type, reference_collection: type, reference_id: entry._id, url: null, title: entryTitle(liveData(collection.fields, entry)) ?? entry._slug };
+  return { type, reference_collection: collection.slug, reference_id: entry._id, url: null, title: entryTitle(liveData(collection.fields, entry)) ?? entry._slug };
 }
 
 /** The title visitors see (the live values while a draft is staged): `title`, else `name`, as plain text. */

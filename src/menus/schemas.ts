@@ -15,8 +15,8 @@ const ItemType = z
   .string()
   .min(1)
   .max(63)
-  .regex(/^[a-z][a-z0-9_]*$/, 'Must be a collection slug, "taxonomy" or "custom"')
-  .describe('A collection slug (page, post…) for an entry, "taxonomy" for a term, "custom" for a link');
+  .regex(/^[a-z][a-z0-9_]*$/, 'Must be "page", "post", a collection slug, "taxonomy" or "custom"')
+  .describe('What the item links to, as WordPress names it: "page" or "post" for an entry of the collection referenceCollection names, or that collection\'s own slug; "taxonomy" for a term; "custom" for an address');
 
 /** An address outside the site (http or https) or a path on it; `//host` would be another site. */
 function isLinkUrl(value: string): boolean {
@@ -59,7 +59,7 @@ export const UpdateMenuBody = z.strictObject({
 
 /** The fields of an item both writes take; which apply depends on `type` (checked by the operation). */
 const itemFields = {
-  referenceCollection: z.string().min(1).max(63).nullable().describe('Entries: the collection slug (the type); terms: the taxonomy name'),
+  referenceCollection: z.string().min(1).max(63).nullable().describe('Entries: the collection slug (the type, when the type is the slug; any collection for page and post); terms: the taxonomy name'),
   referenceId: z.string().min(1).max(200).nullable().describe('Entries: an entry id or slug; terms: a term id or slug'),
   url: LinkUrl.nullable(),
   parentId: ItemId.nullable().describe('An item of the same menu; null: top level'),
