@@ -95,7 +95,8 @@ describe('WordPress import: media', () => {
 
   it('answers the result alone without stream, and a second run downloads nothing again', async () => {
     const before = site.hits.get('/uploads/red.png') ?? 0;
-    const result = (await request('POST', '/import/legacy/media', { attachments: [{ id: 11, url: `${site.origin}/uploads/red.png` }] })).body;
+    // The envelope every endpoint answers with; only the stream has lines of its own (issue 29).
+    const result = expectSuccess(await request('POST', '/import/legacy/media', { attachments: [{ id: 11, url: `${site.origin}/uploads/red.png` }] }));
     expect(result).toMatchObject({ type: 'result', total: 1, existing: 1, downloaded: 0 });
     expect(site.hits.get('/uploads/red.png')).toBe(before);
   });
@@ -104,7 +105,7 @@ describe('WordPress import: media', () => {
     const bytes = await tinyPng('#0f0', 10, 10);
     const uploaded = await uploadMedia(t, bytes, { filename: 'green.png' });
     site.serve('/uploads/green.png', bytes);
-    const result = (await request('POST', '/import/legacy/media', { attachments: [{ id: 'g', url: `${site.origin}/uploads/green.png` }] })).body;
+    const result = expectSuccess(await request('POST', '/import/legacy/media', { attachments: [{ id: 'g', url: `${site.origin}/uploads/green.png` }] }));
     expect(result).toMatchObject({ reused: 1, urlMap: { [`${site.origin}/uploads/green.png`]: uploaded.url } });
   });
 
@@ -115,7 +116,7 @@ describe('WordPress import: media', () => {
       { id: 'page', url: `${site.origin}/page/image.jpg` },
       { id: 'big', url: `${site.origin}/uploads/big.png` },
     ];
-    const result = (await request('POST', '/import/legacy/media', { attachments })).body;
+    const result = expectSuccess(await request('POST', '/import/legacy/media', { attachments }));
     expect(result).toMatchObject({ downloaded: 1, failed: 3 });
     expect(site.hits.get('/uploads/photo.jpg')).toBe(2);
     // A timeout is tried again (three attempts in all); an HTML page is final at once.
@@ -161,7 +162,7 @@ describe('WordPress import: media, guarded and within the quota', () => {
   it('refuses a private address when the deployment does not allow them: that file fails, nothing is fetched', async () => {
     const t = await createTestApp();
     try {
-      const result = (await t.request('POST', `${api}/import/legacy/media`, { token: t.adminToken, body: { attachments: [{ id: '1', url: `${site.origin}/uploads/0.jpg` }] } })).body;
+      const result = expectSuccess(await t.request('POST', `${api}/import/legacy/media`, { token: t.adminToken, body: { attachments: [{ id: '1', url: `${site.origin}/uploads/0.jpg` }] } }));
       expect(result).toMatchObject({ failed: 1, failures: [{ id: '1', error: expect.stringMatching(/not a public address/) }] });
       expect(site.hits.size).toBe(0);
     } finally {

@@ -132,7 +132,7 @@ function successResponsesByKind(route: Route, convert: Convert): Record<string, 
           description: 'Newline-delimited JSON, one value per line; a failure after the first line ends the stream with an error envelope line',
           content: {
             'application/x-ndjson': { schema: convert(result.line, 'output') },
-            ...(result.whole ? { 'application/json': { schema: convert(result.whole.schema, 'output') } } : {}),
+            ...(result.whole ? { 'application/json': { schema: successEnvelope(convert(result.whole.schema, 'output')) } } : {}),
           },
         },
       };

@@ -5,7 +5,7 @@ import parseRange from 'range-parser';
 import { AppError } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
-import { errorBody } from './envelope.ts';
+import { errorBody, success } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
 import type { FailureResponse, PageResult, ResultSpec } from './route.ts';
 import type { AppEnv } from './types.ts';
@@ -22,7 +22,7 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
       return sendBytes(c, result.source(output), result.cacheControl, result.headers);
     case 'ndjson': {
       const whole = await result.whole?.value(output);
-      if (whole !== undefined) return reply(c, 200, toJsonText(whole), { 'content-type': 'application/json' });
+      if (whole !== undefined) return success(c, whole);
       return streamLines(c, result.lines(output));
     }
     case 'html':

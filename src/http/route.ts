@@ -68,8 +68,8 @@ export type ResultSpec<O> =
   | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string; headers?: Record<string, string> }
   /**
    * One JSON value per line as they come; a failure after the first line ends the stream with an error
-   * line. With `whole`, a request may ask for the last line alone instead (a bare JSON answer): `value`
-   * gives it, or undefined to stream.
+   * line. With `whole`, a request may ask for the last line alone instead, answered in the envelope as
+   * every endpoint is: `value` gives it, or undefined to stream.
    */
   | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown>; whole?: { schema: z.ZodType; value: (output: O) => Promise<unknown> } }
   /** A server-rendered page. */
