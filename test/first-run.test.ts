@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,6 +100,39 @@ describe('an unsupported Node.js', () => {
     const result = await runCli(['--version'], reportingVersion('v22.12.0'));
     expect(result).toMatchObject({ code: 0, stdout: '0.1.0\n' });
   });
+});
+
+describe('an old Node.js running bin/folio.mjs as npm start does', () => {
+  // The system Node.js here (and whatever old one a user has on PATH): a real one, not a reported version.
+  const oldNodes = [...new Set([...oldNodesOnPath(), ...(fs.existsSync('/usr/bin/node') ? [fs.realpathSync('/usr/bin/node')] : [])])].filter(
+    (node) => Number(execFileSync(node, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim()) < 22,
+  );
+  /** bin/ and package.json alone, as after an `npm install` that refused this Node.js and installed nothing. */
+  let bareCli: string;
+  beforeAll(() => {
+    const bare = path.join(workDir, 'without-node-modules');
+    fs.cpSync(path.join(repoRoot, 'bin'), path.join(bare, 'bin'), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(bare, 'package.json'));
+    bareCli = path.join(bare, 'bin', 'folio.mjs');
+  });
+
+  it('has one to run here', () => {
+    expect(oldNodes.length, 'no Node.js older than 22 on this machine (/usr/bin/node is Node 20 in CI)').toBeGreaterThan(0);
+  });
+
+  it.each(oldNodes.flatMap((node) => [{ node, where: 'with node_modules' }, { node, where: 'without node_modules' }]))(
+    '$node $where: one sentence, exit 1',
+    async ({ node, where }) => {
+      const cli = where === 'with node_modules' ? cliPath : bareCli;
+      // Nothing Folio depends on can be found from the bare copy: the refusal must not need it.
+      if (where === 'without node_modules') expect(() => createRequire(cli).resolve('semver')).toThrow();
+      const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+      const result = await runProcess(node, ['--max-semi-space-size=2', '--heap-growing-percent=25', cli, 'serve'], { PORT: '0', DATABASE_URL: `file:${path.join(workDir, 'old-node.db')}` }, { cwd: path.dirname(path.dirname(cli)) });
+      expectRefusal(result, version);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stdout).toBe('');
+    },
+  );
 });
 
 describe('a first start', () => {
