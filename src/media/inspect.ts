@@ -13,8 +13,16 @@ import { AppError, validationError } from '../core/errors.ts';
  * are a lookup.
  */
 export async function loadSharp(): Promise<typeof SharpFactory> {
-  return (await import('sharp')).default;
+  const sharp = (await import('sharp')).default;
+  if (!sharpConfigured) {
+    // libvips' operation cache keeps decoded images for reuse; every rendering here is a new one, so
+    // the cache only held memory (up to 50 MB by default) that the rendering budget does not count.
+    sharp.cache(false);
+    sharpConfigured = true;
+  }
+  return sharp;
 }
+let sharpConfigured = false;
 
 /** How many leading bytes are kept to tell a file's type and read an image's header. */
 export const headBytes = 1024 * 1024;

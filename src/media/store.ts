@@ -56,9 +56,23 @@ export async function findDerivative(db: Db, mediaId: string, variant: string): 
   return db.kysely.selectFrom('media_derivatives').selectAll().where('media_id', '=', mediaId).where('variant', '=', variant).executeTakeFirst();
 }
 
+/** The master of a large source (transform-limits.ts): its variant name starts with this. */
+export const masterVariantPrefix = 'master.';
+
+/** The variants a client asked for; a large source's master is Folio's own and not one of them. */
 export async function countDerivatives(db: Db, mediaId: string): Promise<number> {
-  const row = await db.kysely.selectFrom('media_derivatives').select((eb) => eb.fn.countAll<number>().as('count')).where('media_id', '=', mediaId).executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('media_derivatives')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('media_id', '=', mediaId)
+    .where((eb) => eb.not(startsWith('variant', masterVariantPrefix)))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** The stored master of a large source, whatever its format. */
+export async function findMaster(db: Db, mediaId: string): Promise<DerivativeRow | undefined> {
+  return db.kysely.selectFrom('media_derivatives').selectAll().where('media_id', '=', mediaId).where(startsWith('variant', masterVariantPrefix)).executeTakeFirst();
 }
 
 export async function listDerivativeKeys(db: Db, mediaId: string): Promise<string[]> {

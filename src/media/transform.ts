@@ -1,18 +1,17 @@
-import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
 import type { z } from 'zod';
-import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
-import { notFound, validationError } from '../core/errors.ts';
-import { Semaphore } from '../core/semaphore.ts';
-import { isRasterImage, loadSharp, maxInputPixels } from './inspect.ts';
-import { derivedKey } from './keys.ts';
+import { validationError } from '../core/errors.ts';
+import { isRasterImage, loadSharp } from './inspect.ts';
+import { masterOf } from './master.ts';
+import { renderAndStore } from './render.ts';
 import type { FileQuery, fitModes, transformFormats } from './schemas.ts';
 import * as store from './store.ts';
+import { checkOutputBudget, heavyAvifPixels, masterSize, outputBound, spendNewVariant, transformLimitsOf, type Size, type TransformLimits } from './transform-limits.ts';
 
 /**
  * Image transforms of `GET /media/file/:key` (`w`, `h`, `fit`, `format`, `q`): each derived image is
  * made once with sharp, stored beside the original, recorded, and served from storage after that.
+ * What a rendering may cost is bounded in transform-limits.ts (decisions/0033).
  */
 
 export interface ImageTransform {
@@ -55,51 +54,77 @@ export function variantName(transform: ImageTransform): string {
 /**
  * Concurrent first requests for one variant in this process share one piece of work. This is not
  * state anyone reads: losing it costs only a second rendering, and another process rendering the
- * same variant stores its own object and then finds the first row (renderVariant).
+ * same variant stores its own object and then finds the first row (renderAndStore).
  */
 const rendering = new Map<string, Promise<store.DerivativeRow>>();
-
-/**
- * Renderings at once in this process. Transforms are public and libvips uses every core for one
- * image, so more in parallel would only queue inside it while each holds its source in memory.
- */
-const renderSlots = new Semaphore(2);
 
 /** sharp reads a streamed source whole into memory before it decodes: larger originals are not transformed. */
 export const maxTransformSourceBytes = 40 * 1024 * 1024;
 
-/** The stored variant of `media`, rendered and stored first when it is not there yet. */
-export async function derivedImage(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, transform: ImageTransform): Promise<store.DerivativeRow> {
+type TransformContext = Pick<Context, 'db' | 'storage' | 'clock' | 'config' | 'clientAddress'>;
+
+/** How a variant is made: from the original, or from the master when the original is above the budget. */
+interface RenderingPlan {
+  master: Size | undefined;
+  output: Size;
+}
+
+/**
+ * The stored variant of `media`, rendered and stored first when it is not there yet. Before any work,
+ * in this order: the output budget (400), the caps on new variants per client and per file (429),
+ * then a place in the rendering queue (503 when it is full or the wait too long).
+ */
+export async function derivedImage(ctx: TransformContext, media: store.MediaRow, transform: ImageTransform): Promise<store.DerivativeRow> {
   const variant = variantName(transform);
   const existing = await store.findDerivative(ctx.db, media.id, variant);
   if (existing) return existing;
   if (media.size > maxTransformSourceBytes) {
     throw validationError([{ path: 'w', message: `Only images up to ${maxTransformSourceBytes / 1024 / 1024} MiB are transformed; this one has ${media.size} bytes` }]);
   }
+  const { limits } = transformLimitsOf(ctx.config);
+  const plan = planRendering(media, transform, limits);
   const flightKey = `${media.id}/${variant}`;
   let work = rendering.get(flightKey);
   if (!work) {
     // Set before anything is awaited, so a second request arriving meanwhile joins this one.
-    work = renderSlots.run(() => renderWithinLimit(ctx, media, variant, transform)).finally(() => rendering.delete(flightKey));
+    work = queueRendering(ctx, media, variant, transform, plan).finally(() => rendering.delete(flightKey));
     rendering.set(flightKey, work);
   }
   return work;
 }
 
+function planRendering(media: store.MediaRow, transform: ImageTransform, limits: TransformLimits): RenderingPlan {
+  if (media.width === null || media.height === null) {
+    throw validationError([{ path: 'key', message: 'The image cannot be transformed: its dimensions are not known' }]);
+  }
+  const source = { width: media.width, height: media.height };
+  const master = masterSize(source, limits.renderPixels);
+  const output = outputBound(master ?? source, transform);
+  checkOutputBudget(output, transform, limits);
+  return { master, output };
+}
+
+async function queueRendering(ctx: TransformContext, media: store.MediaRow, variant: string, transform: ImageTransform, plan: RenderingPlan): Promise<store.DerivativeRow> {
+  const { limits, queue } = transformLimitsOf(ctx.config);
+  await spendNewVariant(ctx, limits, media.id);
+  // The heaviest renderings take every slot, so their memory never adds up with another's.
+  const mastering = plan.master !== undefined && (await store.findMaster(ctx.db, media.id)) === undefined;
+  const heavyAvif = transform.format === 'avif' && plan.output.width * plan.output.height > heavyAvifPixels;
+  const weight = mastering || heavyAvif ? limits.queue.slots : 1;
+  return queue.run(() => renderWithinLimit(ctx, media, variant, transform, plan, limits), weight);
+}
+
 /** Counted once a slot is held, so at most the slots' number of renderings can pass the cap together. */
-async function renderWithinLimit(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
+async function renderWithinLimit(ctx: TransformContext, media: store.MediaRow, variant: string, transform: ImageTransform, plan: RenderingPlan, limits: TransformLimits): Promise<store.DerivativeRow> {
   const existing = await store.findDerivative(ctx.db, media.id, variant);
   if (existing) return existing;
   if ((await store.countDerivatives(ctx.db, media.id)) >= maxVariantsPerFile) {
     throw validationError([{ path: 'w', message: `This file has ${maxVariantsPerFile} transformed variants already, the most it may have: ask for one of those` }]);
   }
-  return renderVariant(ctx, media, variant, transform);
-}
-
-async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, media: store.MediaRow, variant: string, transform: ImageTransform): Promise<store.DerivativeRow> {
-  const key = derivedKey(media.id, variant);
+  const sourceKey = plan.master === undefined ? media.storage_key : (await masterOf(ctx, media, plan.master, limits)).storage_key;
   const sharp = await loadSharp();
-  const image = sharp({ limitInputPixels: maxInputPixels })
+  // The source is the master or an original within the budget: a decode past it is refused (400).
+  const pipeline = sharp({ limitInputPixels: limits.renderPixels, sequentialRead: true })
     .rotate()
     .resize({
       width: transform.width,
@@ -108,41 +133,7 @@ async function renderVariant(ctx: Pick<Context, 'db' | 'storage' | 'clock'>, med
       withoutEnlargement: true,
       background: { r: 255, g: 255, b: 255, alpha: transform.format === 'jpeg' ? 1 : 0 },
     })
-    .toFormat(transform.format, { quality: transform.quality });
-  const hashing = new HashingCounter();
-  const source = await ctx.storage.read(media.storage_key);
-  // A storage failure is Folio's (500); only what sharp cannot decode is the client's 400.
-  source.on('error', (error) => hashing.destroy(error));
-  image.on('error', (error) => hashing.destroy(undecodable(error)));
-  source.pipe(image).pipe(hashing);
-  const { size } = await ctx.storage.write(key, hashing, { contentType: `image/${transform.format}` });
-  const recorded = await store.insertDerivative(ctx.db, {
-    media_id: media.id,
-    variant,
-    storage_key: key,
-    mime_type: `image/${transform.format}`,
-    size,
-    content_hash: hashing.digest(),
-    created_at: isoNow(ctx.clock),
-  });
-  if (recorded?.storage_key !== key) await ctx.storage.delete([key]);
-  if (!recorded) throw notFound('File');
-  return recorded;
-}
-
-/** A source that sharp cannot decode (corrupt past its header, too many pixels) is the client's 400. */
-function undecodable(error: Error): Error {
-  return validationError([{ path: 'key', message: `The image cannot be transformed: ${error.message}` }]);
-}
-
-/** Passes bytes through while hashing them. */
-class HashingCounter extends Transform {
-  private readonly hash = createHash('sha256');
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.hash.update(chunk);
-    done(null, chunk);
-  }
-  digest(): string {
-    return this.hash.digest('hex');
-  }
+    .toFormat(transform.format, transform.format === 'avif' ? { quality: transform.quality, effort: limits.avifEffort } : { quality: transform.quality })
+    .timeout({ seconds: limits.renderTimeoutSeconds });
+  return renderAndStore(ctx, media, variant, sourceKey, pipeline, transform.format);
 }
