@@ -349,6 +349,23 @@ describe('revocation (RFC 7009) and connected apps', () => {
     expect((await postForm(as.revocation_endpoint!, {})).body.error).toBe('invalid_request');
   });
 
+  it('refuses to revoke another client’s token with unauthorized_client, and leaves it working', async () => {
+    const owner = await register();
+    const stranger = await register();
+    const user = await signedInUser(server.t, 30);
+    const tokens = await signIn(owner, user.cookie);
+    for (const token of [tokens.refresh_token!, tokens.access_token]) {
+      const response = await oauth.revocationRequest(as, stranger, oauth.None(), token, insecure);
+      expect(response.status).toBe(400);
+      const refusal = await oauth.processRevocationResponse(response).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(oauth.ResponseBodyError);
+      expect((refusal as oauth.ResponseBodyError).error).toBe('unauthorized_client');
+    }
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, owner, oauth.None(), tokens.access_token, insecure));
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+  });
+
   it('lists and disconnects the user’s own apps; admins see and disconnect anyone’s', async () => {
     const client = await register(undefined, { client_name: 'My editor' });
     const user = await signedInUser(server.t, 30);
