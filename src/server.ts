@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { folioCommand } from './cli/hints.ts';
 import { createMailer } from './auth/mail.ts';
 import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.ts';
 import { systemClock } from './core/clock.ts';
@@ -20,7 +21,7 @@ import { hasAnyUser } from './users/store.ts';
 import { loadPlugins } from './plugins/loader.ts';
 
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
-const firstAdminCommand = 'npx folio admin create --email ada@example.com --name "Ada Lovelace"';
+const firstAdminArgs = 'admin create --email ada@example.com --name "Ada Lovelace"';
 
 /** Every kind of background job this server runs. */
 export const jobKinds = [publishScheduledJob, importJob];
@@ -73,7 +74,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (setupSecret !== undefined) {
     log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
-  if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${firstAdminCommand}`);
+  if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${folioCommand(config.database, firstAdminArgs)}`);
   const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config), plugins };
   const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();

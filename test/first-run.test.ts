@@ -180,12 +180,37 @@ describe('a first start', () => {
       expect(server.stdout).not.toContain('never-logged');
     });
 
-    it('tells what to do next: the README command that creates the first admin', () => {
+    /** The command the hint prints, with the DATABASE_URL before it. */
+    const printedCommand = () => {
       const hint = server.logs.find((line) => typeof line.msg === 'string' && line.msg.startsWith('no users yet'));
       expect(hint?.msg).toMatch(/create the first admin/);
-      const command = /: (npx folio admin create .+)$/.exec(String(hint?.msg))?.[1];
-      expect(command).toBeDefined();
-      expect(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${command}\n`);
+      const match = /: ((?:DATABASE_URL=(\S+) )?(npx folio admin create .+))$/.exec(String(hint?.msg));
+      expect(match, String(hint?.msg)).not.toBeNull();
+      return { line: match![1]!, databaseUrl: match![2], readme: match![3]! };
+    };
+
+    it('tells what to do next: the README command that creates the first admin, naming this database', () => {
+      const { databaseUrl, readme } = printedCommand();
+      expect(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')).toContain(`\n${readme}\n`);
+      // Not the default database: without DATABASE_URL the command would work on ./data/folio.db.
+      expect(databaseUrl).toBeDefined();
+      // The password stays out of the log; the person types theirs where the placeholder is.
+      if (db.kind === 'postgres') expect(databaseUrl).toContain(':<password>@');
+    });
+
+    it('prints a command that, typed into another terminal elsewhere, makes the admin this server knows', async () => {
+      const url = String(server.logs.find(jsonListening)!.url);
+      const elsewhere = fs.mkdtempSync(path.join(workDir, 'terminal-'));
+      // What the person types: their password for the placeholder, their own address, and folio from this checkout.
+      const typed = printedCommand()
+        .line.replace('<password>', 'never-logged')
+        .replace('ada@example.com', 'grace@example.com')
+        .replace('npx folio', `'${process.execPath}' '${cliPath}'`);
+      const result = await runProcess('sh', ['-c', typed], { LOG_LEVEL: 'silent' }, { cwd: elsewhere });
+      expect(result.code, result.stderr).toBe(0);
+      expect(fs.existsSync(path.join(elsewhere, 'data'))).toBe(false);
+      const status = await fetch(`${url}/_cms/api/setup/status`);
+      expect(((await status.json()) as { data: unknown }).data).toEqual({ setupComplete: true, hasUsers: true });
     });
 
     it('prints a one-time setup link for the browser, and says sign-in links only reach the log without SMTP', () => {
