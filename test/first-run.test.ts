@@ -102,6 +102,9 @@ describe('an unsupported Node.js', () => {
   });
 });
 
+/** `npm start`'s command line, from package.json. */
+const startScript = () => (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+
 describe('an old Node.js running bin/folio.mjs as npm start does', () => {
   // The system Node.js here (and whatever old one a user has on PATH): a real one, not a reported version.
   const oldNodes = [...new Set([...oldNodesOnPath(), ...(fs.existsSync('/usr/bin/node') ? [fs.realpathSync('/usr/bin/node')] : [])])].filter(
@@ -127,7 +130,10 @@ describe('an old Node.js running bin/folio.mjs as npm start does', () => {
       // Nothing Folio depends on can be found from the bare copy: the refusal must not need it.
       if (where === 'without node_modules') expect(() => createRequire(cli).resolve('semver')).toThrow();
       const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
-      const result = await runProcess(node, ['--max-semi-space-size=2', '--heap-growing-percent=25', cli, 'serve'], { PORT: '0', DATABASE_URL: `file:${path.join(workDir, 'old-node.db')}` }, { cwd: path.dirname(path.dirname(cli)) });
+      // The start script's own command line, flags and all: a flag this Node.js does not know would stop it before the check.
+      const [command, ...args] = startScript().split(' ');
+      expect(command).toBe('node');
+      const result = await runProcess(node, args, { PORT: '0', DATABASE_URL: `file:${path.join(workDir, 'old-node.db')}` }, { cwd: path.dirname(path.dirname(cli)) });
       expectRefusal(result, version);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stdout).toBe('');
