@@ -50,6 +50,32 @@ describe('first-run setup', () => {
   });
 });
 
+describe('the setup page', () => {
+  it('shows its form until setup is complete, then says at once that it is, with a link to sign in', async () => {
+    const fresh = await createTestApp({ PUBLIC_URL: origin }, { withoutAdmin: true });
+    try {
+      const secret = await createSetupSecret(fresh.db, fresh.clock);
+      const before = await fresh.request('GET', `/_cms/setup?secret=${secret}`);
+      expect(before.status).toBe(200);
+      expect(String(before.body)).toContain('<form id="setup-form">');
+      expect(String(before.body)).toContain(`value="${secret}"`);
+
+      expect((await fresh.request('POST', `${api}/setup/admin`, { body: { secret, name: 'Ada', email: 'ada@example.com' } })).status).toBe(201);
+      // The same link, opened again later (a second tab, a bookmark): no form to fill in and be refused.
+      const stale = await fresh.request('GET', `/_cms/setup?secret=${secret}`);
+      expect(stale.status).toBe(200);
+      expect(stale.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = String(stale.body);
+      expect(page).toMatch(/Setup is complete/);
+      expect(page).toContain('<a href="/_cms/sign-in">Sign in</a>');
+      expect(page).not.toContain('<form');
+      expect(page).not.toContain(secret);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('setup races and limits', () => {
   it('lets one of two attempts at once create the first admin', async () => {
     const fresh = await createTestApp({ PUBLIC_URL: origin }, { withoutAdmin: true });

@@ -10,6 +10,7 @@ import { roleName } from '../core/roles.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { findInvitation, type Invitation } from './invitations.ts';
+import { isSetupComplete } from './setup.ts';
 
 /**
  * The sign-in pages under /_cms/ (decisions/0021): server-rendered HTML with labels, headings and a
@@ -67,6 +68,16 @@ const page = (name: string) => defineOperation({ name: `pages.${name}`, access: 
 /** A page that carries a value of its address (a link's token, the setup secret) into its form. */
 const pageWith = (name: string) =>
   defineOperation({ name: `pages.${name}`, access: access.public, run: async (_ctx, input: { token?: string; secret?: string }) => ({ value: input.token ?? input.secret ?? '' }) });
+
+/**
+ * The setup page knows whether setup is complete: a stale link (a second terminal's, an old bookmark)
+ * says so at once and points to sign-in, instead of showing a form that can only be refused.
+ */
+const setupPage = defineOperation({
+  name: 'pages.setup',
+  access: access.public,
+  run: async (ctx, input: { secret?: string }) => ({ secret: input.secret ?? '', complete: await isSetupComplete(ctx.db) }),
+});
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
 const SecretQuery = z.object({ secret: z.string().max(200).optional() });
@@ -137,25 +148,32 @@ export const pageRoutes: Route[] = [
     path: '/setup',
     tag,
     summary: 'Setup page: the first admin, from the link the server printed at start',
-    operation: pageWith('setup'),
+    operation: setupPage,
     query: SecretQuery,
     input: ({ query }) => query,
     result: {
       kind: 'html',
-      render: ({ value }) =>
-        layout(
-          'setup',
-          'Set up Folio',
-          html`<p>Create the first administrator. Then your browser creates a passkey to sign in with.</p>
+      render: ({ secret, complete }) =>
+        complete
+          ? layout(
+              'setup-complete',
+              'Folio is set up',
+              html`<p>Setup is complete: the first administrator exists, so this setup link no longer works.</p>
+<p><a href="${pagesBasePath}/sign-in">Sign in</a> instead, or ask an administrator to invite you.</p>`,
+            )
+          : layout(
+              'setup',
+              'Set up Folio',
+              html`<p>Create the first administrator. Then your browser creates a passkey to sign in with.</p>
 <form id="setup-form">
-<input type="hidden" name="secret" value="${value}">
+<input type="hidden" name="secret" value="${secret}">
 <label for="name">Your name</label>
 <input id="name" name="name" autocomplete="name" required maxlength="200">
 <label for="email">Your email</label>
 <input id="email" name="email" type="email" autocomplete="email" required>
 <button type="submit">Create account and passkey</button>
 </form>`,
-        ),
+            ),
     },
   }),
   defineRoute({
