@@ -6,6 +6,7 @@ import { randomSecret } from './secrets.ts';
 import { OAuthError } from './errors.ts';
 import { fetchMetadataDocument, isMetadataDocumentUrl } from './metadata-documents.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
+import { joinScopes, parseScopeParameter } from './scopes.ts';
 import { spendByClient } from '../auth/rate-limit.ts';
 import { oauthLimits } from './limits.ts';
 import { ClientMetadataDocument, type RegistrationBody } from './schemas.ts';
@@ -37,30 +38,37 @@ export const registerClient = defineOperation({
   access: access.public,
   async run(ctx, input: z.output<typeof RegistrationBody>) {
     await spendByClient(ctx, oauthLimits.register, undefined);
-    checkRedirectUris(input.redirect_uris, 'invalid_redirect_uri');
     const grantTypes = input.grant_types ?? ['authorization_code', 'refresh_token'];
     const unsupported = grantTypes.filter((grant) => !supportedGrantTypes.includes(grant));
     if (unsupported.length > 0) throw new OAuthError('invalid_client_metadata', `Unsupported grant_types: ${unsupported.join(', ')}`);
+    // Only the code flow sends the browser back to the client; a device-only client has nowhere to go (RFC 7591 §2).
+    const redirects = grantTypes.includes('authorization_code');
+    const redirectUris = input.redirect_uris ?? [];
+    if (redirects && redirectUris.length === 0) throw new OAuthError('invalid_client_metadata', 'redirect_uris is required for the authorization_code grant');
+    checkRedirectUris(redirectUris, 'invalid_redirect_uri');
     if (input.response_types !== undefined && input.response_types.some((type) => type !== 'code')) {
       throw new OAuthError('invalid_client_metadata', 'Only the response type "code" is supported');
     }
+    const registeredScope = joinScopes(parseScopeParameter(input.scope ?? ''));
     const now = ctx.clock.now();
     const clientId = randomSecret('folio_client_');
     // Unnamed: the host its answers go to says the most about it (a private-use scheme may have none).
-    const name = input.client_name ?? (new URL(input.redirect_uris[0]!).host || 'Unnamed client');
+    const name = input.client_name ?? ((redirectUris[0] !== undefined && new URL(redirectUris[0]).host) || 'Unnamed client');
     const metadata = {
       client_name: name,
-      redirect_uris: input.redirect_uris,
+      ...(redirectUris.length > 0 ? { redirect_uris: redirectUris } : {}),
       grant_types: grantTypes,
-      response_types: ['code'],
+      // RFC 7591 §2.1: the code grant goes with the code response; a client without it has no response type.
+      response_types: redirects ? ['code'] : [],
       token_endpoint_auth_method: 'none',
       ...(input.client_uri !== undefined ? { client_uri: input.client_uri } : {}),
       ...(input.logo_uri !== undefined ? { logo_uri: input.logo_uri } : {}),
-      ...(input.scope !== undefined ? { scope: input.scope } : {}),
+      // What it may ask for, as Folio knows it: `offline_access` or `openid` are not echoed as if registered.
+      ...(registeredScope !== '' ? { scope: registeredScope } : {}),
       ...(input.software_id !== undefined ? { software_id: input.software_id } : {}),
       ...(input.software_version !== undefined ? { software_version: input.software_version } : {}),
     };
-    await store.insertClient(ctx.db, { id: clientId, source: 'registered', name, redirect_uris: JSON.stringify(input.redirect_uris), metadata: JSON.stringify(metadata), created_at: now.toISOString(), stale_at: null });
+    await store.insertClient(ctx.db, { id: clientId, source: 'registered', name, redirect_uris: JSON.stringify(redirectUris), metadata: JSON.stringify(metadata), created_at: now.toISOString(), stale_at: null });
     return { client_id: clientId, client_id_issued_at: Math.floor(now.getTime() / 1000), ...metadata };
   },
 });

@@ -126,6 +126,7 @@ async function issueCode(db: Db, now: Date, grantId: string, request: Authorizat
 
 /** The redirect URI asked for, if registered (loopback: any port); with none asked, the client's only one. */
 function chosenRedirectUri(client: OAuthClient, requested: string | undefined): string {
+  if (client.redirectUris.length === 0) throw new OAuthError('unauthorized_client', 'This client registered no redirect URI: it can only use the device flow');
   if (requested === undefined) {
     if (client.redirectUris.length === 1) return client.redirectUris[0]!;
     throw new OAuthError('invalid_request', 'redirect_uri is required: the client registered several');

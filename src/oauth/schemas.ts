@@ -61,9 +61,12 @@ export const RevocationForm = z.object({ token: z.string().min(1).max(4096), tok
 
 const uriList = z.array(z.string().max(2048)).min(1).max(20);
 
-/** RFC 7591 §2; other metadata is ignored (§3.2.1 answers with what was registered). */
+/**
+ * RFC 7591 §2; other metadata is ignored (§3.2.1 answers with what was registered). `redirect_uris`
+ * is required only of clients that use a redirect (the operation checks it against `grant_types`).
+ */
 export const RegistrationBody = z.object({
-  redirect_uris: uriList,
+  redirect_uris: z.array(z.string().max(2048)).max(20).optional(),
   client_name: z.string().trim().min(1).max(200).optional(),
   client_uri: z.url().max(2048).optional(),
   logo_uri: z.url().max(2048).optional(),
@@ -79,7 +82,7 @@ export const RegistrationResponse = z.object({
   client_id: z.string(),
   client_id_issued_at: z.number().int(),
   client_name: z.string(),
-  redirect_uris: z.array(z.string()),
+  redirect_uris: z.array(z.string()).optional(),
   grant_types: z.array(z.string()),
   response_types: z.array(z.string()),
   token_endpoint_auth_method: z.literal('none'),

@@ -1,15 +1,19 @@
 import { isScope, scopeAllowedForRole, scopesForRole, type Scope } from '../core/roles.ts';
-import { OAuthError } from './errors.ts';
 
-/** A `scope` parameter (RFC 6749 §3.3) as scopes; unknown ones: `invalid_scope`. */
+/**
+ * The Folio scopes a `scope` parameter (RFC 6749 §3.3) names. Scopes Folio does not know are ignored,
+ * as §3.3 lets the server do: clients add `openid`, `profile` or `offline_access` out of habit. The
+ * one with a meaning here, `offline_access` (asking for a refresh token), is always satisfied, since
+ * every code and device grant gives a refresh token (decisions/0036).
+ */
 export function parseScopeParameter(scope: string): Scope[] {
-  const names = scope.split(' ').filter(Boolean);
-  const unknown = names.filter((name) => !isScope(name));
-  if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(', ')}`);
-  return [...new Set(names as Scope[])];
+  return [...new Set(scope.split(' ').filter(isScope))];
 }
 
-/** The scopes an authorization asks for; none named: every scope the role allows (the consent page lists them). */
+/**
+ * The scopes an authorization asks for; none of Folio's named (nothing, or only `openid` and the
+ * like): every scope the role allows, which the consent page lists for the person to judge.
+ */
 export function requestedScopes(scope: string | undefined, role: number): Scope[] {
   const asked = parseScopeParameter(scope ?? '');
   return asked.length === 0 ? scopesForRole(role) : asked;

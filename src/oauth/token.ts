@@ -92,7 +92,9 @@ async function refresh(ctx: AuthorizedContext, input: TokenInput): Promise<Token
   if (row.used_at !== null) return successorOrRevoke(ctx, presented, tokenHash);
   checkResource(ctx, input.resource, row.audience);
   const granted = parseScopes(row.scopes);
-  const scopes = input.scope === undefined ? granted : parseScopeParameter(input.scope);
+  // No Folio scope named (none, or only `offline_access`): the refresh keeps what was granted.
+  const asked = parseScopeParameter(input.scope ?? '');
+  const scopes = asked.length === 0 ? granted : asked;
   if (!includesAll(granted, scopes)) throw new OAuthError('invalid_scope', 'A refresh may only keep or narrow the scopes granted');
   const minted = mintTokens(now, { grantId: row.grant_id, familyId: row.family_id, scopes: joinScopes(scopes), audience: row.audience as Audience });
   const won = await inTransaction(ctx.db, async (db) => {
