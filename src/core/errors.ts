@@ -1,3 +1,5 @@
+import { DatabaseUnavailableError, type OutageLog } from '../db/outage.ts';
+
 /**
  * The one error type of Folio. Operations throw it with a code from the spec's error table (plus the
  * codes DECISIONS §1 adds); the REST and MCP adapters map the code to a status or a tool error.
@@ -61,4 +63,18 @@ export function notFound(what: string): AppError {
 /** The single 401: the same words for every reason, so a caller learns nothing about why. */
 export function unauthorized(): AppError {
   return new AppError('UNAUTHORIZED', 'Authentication required: a valid bearer token or session');
+}
+
+/** How long a client is asked to wait while the database does not answer: about what a PostgreSQL restart takes. */
+export const databaseRetryAfterSeconds = 5;
+
+/**
+ * What every adapter answers when the database does not (db/outage.ts): 503 with Retry-After, never
+ * INTERNAL_ERROR. The outage goes to the log once, through the first adapter that meets it, and not
+ * per request; undefined for any other error.
+ */
+export function databaseUnavailable(error: unknown, log: OutageLog): AppError | undefined {
+  if (!(error instanceof DatabaseUnavailableError)) return undefined;
+  error.outage?.report(log, error.cause);
+  return new AppError('SERVICE_UNAVAILABLE', `The database is not answering; try again in ${databaseRetryAfterSeconds} seconds`, { retryAfter: databaseRetryAfterSeconds });
 }

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type TableMetadata } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type PostgresDialectConfig, type SqliteDialectConfig, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { groupCommit, type WriteTransaction } from './group-commit.ts';
+import { AvailabilityWatch, DatabaseUnavailableError, watchDriver } from './outage.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -39,9 +40,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export class DatabaseUnavailableError extends Error {
-  override name = 'DatabaseUnavailableError';
-}
+export { DatabaseUnavailableError };
 
 export interface OpenOptions {
   /** Called with the SQL of every statement sent to the engine (tests count them: no N+1). */
@@ -79,7 +78,7 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   // ANALYZE (and PRAGMA optimize) sample this many rows per index instead of reading whole tables.
   database.pragma('analysis_limit = 400');
   const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }, new AvailabilityWatch()), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's
   // own writes are counted as they run.
   const versionStatement = database.prepare('pragma data_version').pluck();
@@ -116,12 +115,20 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
  * first, so a second writer waits (busy timeout) and then reads fresh data.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #watch: AvailabilityWatch;
+
+  constructor(config: SqliteDialectConfig, watch: AvailabilityWatch) {
+    super(config);
+    this.#watch = watch;
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
-    return driver;
+    // A write lock held by another process past the busy timeout is an outage to the requests (outage.ts).
+    return watchDriver(driver, this.#watch);
   }
 }
 
@@ -199,9 +206,14 @@ const pgTypes = {
 
 function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  // A client that loses its connection emits 'error', and an 'error' nobody listens to ends the
+  // process. The pool listens only while a client is idle (and then drops it); while one is checked
+  // out (a query, a transaction) nobody does. Its query fails with the same error, which is where it
+  // is reported (outage.ts), and the pool drops the client when it is released: these only listen.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), ...kyselyLog(options) });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const dialect = new CurrentSchemaPostgresDialect({ pool }, new AvailabilityWatch());
+  const kysely = new Kysely<Database>({ dialect, ...kyselyLog(options) });
   const db: Db = { identity: {}, kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
   return db;
 }
@@ -215,6 +227,18 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
  * those, from the catalogue alone.
  */
 class CurrentSchemaPostgresDialect extends PostgresDialect {
+  readonly #watch: AvailabilityWatch;
+
+  constructor(config: PostgresDialectConfig, watch: AvailabilityWatch) {
+    super(config);
+    this.#watch = watch;
+  }
+
+  /** A refused or lost connection, or a server going down, is an outage to the requests (outage.ts). */
+  override createDriver(): Driver {
+    return watchDriver(super.createDriver(), this.#watch);
+  }
+
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     const stock = super.createIntrospector(db);
     return {

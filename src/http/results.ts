@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import fresh from 'fresh';
 import type { Context as HonoContext } from 'hono';
 import parseRange from 'range-parser';
-import { AppError } from '../core/errors.ts';
+import { AppError, databaseUnavailable } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { errorBody, success } from './envelope.ts';
@@ -125,9 +125,15 @@ async function streamLines(c: HonoContext<AppEnv>, lines: AsyncIterable<unknown>
   return reply(c, 200, body, { 'content-type': 'application/x-ndjson; charset=utf-8' });
 }
 
-/** An unexpected failure is logged in full and sent as INTERNAL_ERROR with the request id, as app.onError does. */
+/**
+ * A failure as the adapters answer it (app.onError, routes, NDJSON streams). A database that does not
+ * answer is 503 with Retry-After, the outage logged once for all the requests it fails; anything else
+ * unexpected is a bug: logged in full and sent as INTERNAL_ERROR with the request id.
+ */
 export function asAppError(c: HonoContext<AppEnv>, error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const unavailable = databaseUnavailable(error, c.get('log'));
+  if (unavailable) return unavailable;
   c.get('log').error({ err: error }, 'unhandled error');
   return new AppError('INTERNAL_ERROR', 'Internal server error', { requestId: c.get('requestId') });
 }

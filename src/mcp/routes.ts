@@ -1,7 +1,7 @@
 import type { Context as HonoContext, Hono } from 'hono';
 import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../core/context.ts';
-import { AppError, unauthorized } from '../core/errors.ts';
+import { AppError, databaseUnavailable, unauthorized } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
 import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
@@ -111,10 +111,15 @@ function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
-/** Transport-level failures: a JSON-RPC error without a request id, and nothing of the cause. */
+/**
+ * Transport-level failures: a JSON-RPC error without a request id, and nothing of the cause. A database
+ * that does not answer (reading the caller's credentials) gets the REST envelope's 503 with Retry-After.
+ */
 function internalError(c: HonoContext<AppEnv>, error: unknown): Response {
   const aborted = answerAbortedRequest(c, error);
   if (aborted) return aborted;
+  const unavailable = databaseUnavailable(error, c.get('log'));
+  if (unavailable) return failure(c, unavailable);
   c.get('log').error({ err: error }, 'MCP request failed');
   return protocolError(c, 500, ErrorCode.InternalError, 'Internal error');
 }

@@ -15,7 +15,7 @@ import {
 import type { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, databaseUnavailable } from '../core/errors.ts';
 import { RawJson, toJsonText } from '../core/raw-json.ts';
 import type { Tool } from './tool.ts';
 
@@ -99,8 +99,10 @@ async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>)
   try {
     return toolResult(await tool.call(ctx, args, { refused: (error) => new JsonRpcError(ErrorCode.InvalidRequest, error.message) }));
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
+    // A database that does not answer is the tool's failure too (with when to try again), not a bug.
+    const refusal = error instanceof AppError ? error : databaseUnavailable(error, ctx.log);
+    if (!refusal) throw error;
+    return { isError: true, content: [{ type: 'text', text: `${refusal.code}: ${refusal.message}` }] };
   }
 }
 
