@@ -350,6 +350,40 @@ describe('resource indicators (RFC 8707)', () => {
   });
 });
 
+describe('the resource parameter, compared as a URL', () => {
+  it('accepts the MCP URL with an upper-case scheme; refuses two resources at the token and device endpoints with invalid_target', async () => {
+    const client = await register();
+    const user = await signedInUser(server.t, 30);
+    const shouted = server.mcpUrl.replace('http://', 'HTTP://');
+    const tokens = await signIn(client, user.cookie, { resource: shouted });
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    const twoResources = [['resource', server.mcpUrl], ['resource', `${server.origin}/_cms/api`]];
+    const refused = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, { ...insecure, additionalParameters: twoResources });
+    expect(refused.status).toBe(400);
+    const refusal = await oauth.processRefreshTokenResponse(as, client, refused).catch((error: unknown) => error);
+    expect((refusal as oauth.ResponseBodyError).error).toBe('invalid_target');
+    const device = await oauth.deviceAuthorizationRequest(as, client, oauth.None(), twoResources, insecure);
+    expect(device.status).toBe(400);
+    expect(((await device.json()) as { error: string }).error).toBe('invalid_target');
+    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, { ...insecure, additionalParameters: { resource: `${shouted}/` } }));
+    expect((await mcpCall(refreshed.access_token)).status).toBe(200);
+  });
+
+  it('accepts the host in upper case', async () => {
+    const named = await startOAuthServer({}, 'localhost');
+    try {
+      const discovered = await oauth.processDiscoveryResponse(new URL(named.issuer), await oauth.discoveryRequest(new URL(named.issuer), { algorithm: 'oauth2', ...insecure }));
+      const client = (await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(discovered, { redirect_uris: ['http://127.0.0.1:9999/callback'] }, insecure))) as oauth.Client;
+      const device = await oauth.deviceAuthorizationRequest(discovered, client, oauth.None(), { resource: named.mcpUrl.replace('localhost', 'LocalHost') }, insecure);
+      expect(device.status).toBe(200);
+      const elsewhere = await oauth.deviceAuthorizationRequest(discovered, client, oauth.None(), { resource: named.mcpUrl.replace('localhost', 'localhost.example') }, insecure);
+      expect(((await elsewhere.json()) as { error: string }).error).toBe('invalid_target');
+    } finally {
+      await named.close();
+    }
+  });
+});
+
 describe('refresh rotation', () => {
   it('rotates, gives the same pair to a parallel refresh, and revokes the family on a later reuse', async () => {
     const client = await register();

@@ -39,6 +39,8 @@ export const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
 /** The OAuth code and status of any failure: input errors are `inputError`, the rest what they are. */
 export function oauthErrorOf(error: AppError, inputError: OAuthErrorCode = 'invalid_request'): { status: number; code: OAuthErrorCode } {
   if (error instanceof OAuthError) return { status: error.status, code: error.error };
+  // RFC 8707 §2: one resource per request here; two are refused as a target, not as a malformed request.
+  if (error.code === 'VALIDATION_ERROR' && namesParameter(error, 'resource')) return { status: 400, code: 'invalid_target' };
   switch (error.code) {
     case 'VALIDATION_ERROR':
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -53,6 +55,11 @@ export function oauthErrorOf(error: AppError, inputError: OAuthErrorCode = 'inva
     default:
       return { status: error.status >= 500 ? error.status : 400, code: error.status >= 500 ? 'server_error' : 'invalid_request' };
   }
+}
+
+function namesParameter(error: AppError, name: string): boolean {
+  const issues = error.details.issues;
+  return Array.isArray(issues) && issues.some((issue: { path?: unknown }) => issue.path === name);
 }
 
 /** The `failure` of the JSON endpoints (token, device code, registration, revocation): the RFCs' error object. */

@@ -28,11 +28,21 @@ export function resourceUrl(baseUrl: string, audience: Audience): string {
   return `${baseUrl}${audience === 'mcp' ? oauthPaths.mcp : apiBasePath}`;
 }
 
-/** The audience a `resource` parameter names (a trailing `/` does not matter); `invalid_target` for any other. */
+/**
+ * A resource URL as it is compared (RFC 3986 §6.2.2-6.2.3): scheme and host in lower case, no default
+ * port, no trailing `/`. Undefined when it cannot name a resource at all (RFC 8707 §2: absolute, no fragment).
+ */
+function comparableResource(resource: string): string | undefined {
+  const url = URL.parse(resource);
+  if (url === null || resource.includes('#')) return undefined;
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+}
+
+/** The audience a `resource` parameter names, compared after normalising; `invalid_target` for any other. */
 export function audienceOf(baseUrl: string, resource: string | undefined): Audience {
   if (resource === undefined || resource === '') return 'mcp';
-  const normalized = resource.replace(/\/+$/, '');
-  for (const audience of ['mcp', 'api'] as const) if (normalized === resourceUrl(baseUrl, audience)) return audience;
+  const asked = comparableResource(resource);
+  for (const audience of ['mcp', 'api'] as const) if (asked !== undefined && asked === comparableResource(resourceUrl(baseUrl, audience))) return audience;
   throw new OAuthError('invalid_target', `Unknown resource ${resource}: this server serves ${resourceUrl(baseUrl, 'mcp')} and ${resourceUrl(baseUrl, 'api')}`);
 }
 
