@@ -142,6 +142,8 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
       return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
     }
+    // A person opening the server's address lands on the API reference (there is no panel yet); 302, so a panel can take `/` later.
+    if (c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(`${apiBasePath}/docs`, 302);
     return c.text('Not Found', 404);
   });
   app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));

@@ -220,7 +220,8 @@ describe('data commands', () => {
 
     it('token list shows ids, names and expiry but never the secret, and token revoke removes one', async () => {
       const listed = expectSuccess(await cli('token', 'list', '--email', owner));
-      const rows = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
+      const [header, ...rows] = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
+      expect(header).toEqual(['ID', 'NAME', 'SCOPES', 'EXPIRES', 'LAST USED']);
       expect(rows.map((row) => row[1]).sort()).toEqual(['backup', 'deploy-bot']);
       const deployBot = rows.find((row) => row[1] === 'deploy-bot')!;
       const backup = rows.find((row) => row[1] === 'backup')!;
@@ -332,6 +333,18 @@ describe('the README sequence over a real socket', () => {
     expect(server.stdout.trim().split('\n').every((text) => text.startsWith('{'))).toBe(true);
   });
 
+  it('sends a browser opening its address to the API reference, not to a bare 404', async () => {
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/_cms/api/docs');
+    const docs = await fetch(new URL(root.headers.get('location')!, url));
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    await docs.body?.cancel();
+    // Only the root: any other unknown address is still a 404.
+    expect((await fetch(`${url}/nothing-here`)).status).toBe(404);
+  });
+
   it('accepts an admin and tokens created by the CLI while it runs', async () => {
     expectSuccess(await cli('admin', 'create', '--email', admin, '--name', 'Live Admin'));
     const [first, second] = await Promise.all([
@@ -357,6 +370,7 @@ describe('the README sequence over a real socket', () => {
     const id = listed.stdout
       .trim()
       .split('\n')
+      .slice(1)
       .map((line) => line.split('\t'))
       .find((row) => row[1] === 'doomed')?.[0];
     expect(id).toMatch(ulidPattern);

@@ -38,7 +38,7 @@ describe('folio import wxr', () => {
     fs.writeFileSync(themeFile, withMediaAt(themeUnitTest, site.origin));
     const result = await runCli(['import', 'wxr', themeFile, '--media'], env, 90_000);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/importing Theme Unit Test Data/);
+    expect(result.stderr).toMatch(/importing Theme Unit Test Data \(58 posts, 21 pages\) as job /);
     expect(result.stderr).toMatch(/done 186\/186 \(100%\)/);
     const { state, report } = JSON.parse(result.stdout);
     expect(state).toBe('succeeded');

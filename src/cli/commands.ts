@@ -85,6 +85,8 @@ export function registerDataCommands(program: Command): void {
       await withCliContext(flagsOf(options), async (ctx) => {
         const userId = options.email === undefined ? undefined : (await requireUserByEmail(ctx, options.email)).id;
         const { items } = await runOperation(listTokens, ctx, () => ({ userId }));
+        // Tab-separated under a header row: readable in a terminal, and `tail -n +2 | cut -f1` gives the ids.
+        console.log(['ID', 'NAME', 'SCOPES', 'EXPIRES', 'LAST USED'].join('\t'));
         for (const item of items) {
           console.log([item.id, item.name, item.scopes.join(','), item.expiresAt ?? 'never', item.lastUsedAt ?? 'unused'].join('\t'));
         }

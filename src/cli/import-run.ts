@@ -23,8 +23,15 @@ export async function startFileImport(ctx: AuthorizedContext, file: string, incl
   const postTypes = analysis.postTypes.map((type) => ({ name: type.name, collection: defaultCollection(type.name), enabled: true }));
   if (postTypes.length > 0) await preparePostTypes(ctx, { analysisId: analysis.analysisId, postTypes });
   const job = await startImport(ctx, { analysisId: analysis.analysisId, options: { includeMedia, includeTaxonomies: true, includeMenus: true } });
-  console.error(`folio: importing ${analysis.site.title || file} (${analysis.postTypes.map((type) => `${type.count} ${type.name}`).join(', ') || 'no items'}) as job ${job.id}`);
+  console.error(`folio: importing ${analysis.site.title || file} (${analysis.postTypes.map((type) => counted(type.count, type.name)).join(', ') || 'no items'}) as job ${job.id}`);
   return job.id;
+}
+
+/** `1 post`, `58 posts`, `3 categories`: a WordPress post type's name counted in English. */
+function counted(count: number, name: string): string {
+  if (count === 1) return `${count} ${name}`;
+  if (/[^aeiou]y$/.test(name)) return `${count} ${name.slice(0, -1)}ies`;
+  return `${count} ${name}${/(s|x|z|ch|sh)$/.test(name) ? 'es' : 's'}`;
 }
 
 /** The newest import job of this file that has not finished well, queued again if it had failed. */
