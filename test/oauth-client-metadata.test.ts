@@ -82,6 +82,17 @@ describe('a client identified by its metadata document', () => {
     expect(hits['/client.json']).toBe(2);
   });
 
+  it('shows the host its document came from beside the name it gives itself, and warns that the answer goes to this computer', async () => {
+    const user = await signedInUser(server.t, 30);
+    const { url } = await authorizeUrl(server, `${fixtureOrigin}/client.json`);
+    const page = await (await fetch(url, { headers: { cookie: user.cookie } })).text();
+    expect(page).toContain(`<strong id="client-name">Metadata client</strong> (as described by <strong id="client-host">${new URL(fixtureOrigin).host}</strong>)`);
+    expect(page).toMatch(/<p class="warning" role="alert" id="local-redirect">The answer goes to a program on this computer \(127\.0\.0\.1:9999\)/);
+    const device = await postForm(`${server.origin}/_cms/api/oauth/device/code`, { client_id: `${fixtureOrigin}/client.json`, scope: 'content:read' });
+    const devicePage = await (await fetch(device.body.verification_uri_complete, { headers: { cookie: user.cookie } })).text();
+    expect(devicePage).toContain(`<strong id="client-name">Metadata client</strong> (as described by <strong id="client-host">${new URL(fixtureOrigin).host}</strong>)`);
+  });
+
   it.each([
     ['/redirect.json', 'redirects'],
     ['/large.json', 'is larger than 5120 bytes'],

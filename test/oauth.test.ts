@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authorizeInBrowser, postForm, signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
+import { authorizeInBrowser, consentRequestId, postForm, signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
 
 /** OAuth 2.1 against the real server over HTTP, with oauth4webapi as the client. */
 let server: OAuthServer;
@@ -313,6 +313,32 @@ describe('authorization code with PKCE', () => {
     expect((await postForm(endpoint, {})).body.error).toBe('invalid_request');
     expect((await postForm(endpoint, { grant_type: 'authorization_code', client_id: 'x' })).body.error).toBe('invalid_request');
     expect((await postForm(endpoint, { grant_type: 'refresh_token', refresh_token: 'folio_rt_nope' })).body.error).toBe('invalid_grant');
+  });
+});
+
+describe('remembered consent and the redirect URI (local impersonation)', () => {
+  it('goes straight back only to the client’s one redirect URI; another of its URIs, or its loopback URI on another port, asks again with a warning', async () => {
+    const user = await signedInUser(server.t, 30);
+    const web = await register(['https://app.example/cb']);
+    const first = await authorizationRequest(web, { redirect_uri: 'https://app.example/cb' });
+    expect(await (await fetch(first.url, { headers: { cookie: user.cookie } })).text()).not.toContain('id="local-redirect"');
+    await signIn(web, user.cookie, { redirect_uri: 'https://app.example/cb' });
+    const remembered = await fetch((await authorizationRequest(web, { redirect_uri: 'https://app.example/cb' })).url, { headers: { cookie: user.cookie }, redirect: 'manual' });
+    expect(remembered.status).toBe(302);
+    // Approved at its registered loopback URI; then some other local program asks in its name on another port.
+    const native = await register(['http://127.0.0.1:9999/callback']);
+    await signIn(native, user.cookie);
+    const impostor = await fetch((await authorizationRequest(native, { redirect_uri: 'http://127.0.0.1:7777/callback' })).url, { headers: { cookie: user.cookie }, redirect: 'manual' });
+    expect(impostor.status).toBe(200);
+    const page = await impostor.text();
+    expect(consentRequestId(page)).toBeTruthy();
+    expect(page).toContain('The answer goes to a program on this computer (127.0.0.1:7777)');
+    // Two redirect URIs: approving one says nothing of the other.
+    const twoWays = await register(['https://app.example/cb', 'http://127.0.0.1:9999/callback']);
+    await signIn(twoWays, user.cookie, { redirect_uri: 'https://app.example/cb' });
+    const other = await fetch((await authorizationRequest(twoWays)).url, { headers: { cookie: user.cookie }, redirect: 'manual' });
+    expect(other.status).toBe(200);
+    expect(consentRequestId(await other.text())).toBeTruthy();
   });
 });
 

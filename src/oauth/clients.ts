@@ -15,8 +15,15 @@ import * as store from './store.ts';
 /** A client as authorization reads it, registered or described by its metadata document. */
 export interface OAuthClient {
   id: string;
+  /** What the client calls itself: anyone can write any name into a registration or a document. */
   name: string;
   redirectUris: string[];
+  /** The host serving a metadata document client's description, the one thing about it that is verified. */
+  documentHost?: string;
+}
+
+function documentHostOf(clientId: string): string {
+  return new URL(clientId).host;
 }
 
 const supportedGrantTypes = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
@@ -81,7 +88,9 @@ export async function findClient(ctx: Pick<Context, 'db' | 'clock' | 'config'>, 
   if (clientId === undefined || clientId === '') throw new OAuthError('invalid_request', 'client_id is required');
   const row = await store.findClientRow(ctx.db, clientId);
   const now = isoNow(ctx.clock);
-  if (row && (row.stale_at === null || row.stale_at > now)) return { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[] };
+  if (row && (row.stale_at === null || row.stale_at > now)) {
+    return { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[], ...(row.source === 'metadata' ? { documentHost: documentHostOf(row.id) } : {}) };
+  }
   if (!isMetadataDocumentUrl(clientId)) throw new OAuthError('invalid_client', 'Unknown client: register it first, or use the URL of its metadata document as client_id');
   const fetched = await fetchMetadataDocument(clientId, ctx.config.outgoingAllowPrivate);
   const parsed = ClientMetadataDocument.safeParse(fetched.body);
@@ -98,5 +107,5 @@ export async function findClient(ctx: Pick<Context, 'db' | 'clock' | 'config'>, 
     created_at: now,
     stale_at: new Date(ctx.clock.now().getTime() + fetched.freshForMs).toISOString(),
   });
-  return { id: clientId, name: document.client_name, redirectUris: document.redirect_uris };
+  return { id: clientId, name: document.client_name, redirectUris: document.redirect_uris, documentHost: documentHostOf(clientId) };
 }

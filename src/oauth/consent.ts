@@ -10,7 +10,7 @@ import { parseScopes } from '../auth/store.ts';
 import { findClient, type OAuthClient } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { recordConsent } from './grants.ts';
-import { redirectUriMatches } from './redirect-uris.ts';
+import { isLoopbackRedirect, redirectUriMatches } from './redirect-uris.ts';
 import type { AuthorizeQuery, ConsentForm } from './schemas.ts';
 import { clampToRole, includesAll, joinScopes, requestedScopes } from './scopes.ts';
 import { randomSecret } from './secrets.ts';
@@ -42,7 +42,19 @@ interface AuthorizationRequest {
 /** Where the browser goes next: back to the client (with a code or an error), or to the consent page. */
 export type AuthorizeOutcome =
   | { kind: 'redirect'; url: string }
-  | { kind: 'consent'; requestId: string; clientName: string; redirectHost: string; redirectUri: string; scopes: Scope[]; refused: Scope[] };
+  | {
+      kind: 'consent';
+      requestId: string;
+      clientName: string;
+      /** Where a metadata document client's description comes from: its name is only its own word. */
+      clientHost?: string;
+      redirectHost: string;
+      redirectUri: string;
+      /** The answer goes to this computer, where any program may be listening (MCP's local impersonation risk). */
+      localRedirect: boolean;
+      scopes: Scope[];
+      refused: Scope[];
+    };
 
 const challengePattern = /^[A-Za-z0-9_-]{43}$/;
 
@@ -69,7 +81,7 @@ export const authorize = defineOperation({
       if (scopes.length === 0) throw new OAuthError('invalid_scope', 'None of the requested scopes is allowed for your role');
       const request: AuthorizationRequest = { redirectUri, givenRedirectUri: input.redirect_uri ?? '', state: input.state, codeChallenge: input.code_challenge!, scopes, audience };
       const grant = await store.findGrant(ctx.db, user.userId, client.id);
-      if (grant && includesAll(parseScopes(grant.scopes), scopes)) return back({ code: await issueCode(ctx.db, ctx.clock.now(), grant.id, request) });
+      if (grant && includesAll(parseScopes(grant.scopes), scopes) && isOnlyRedirect(client, redirectUri)) return back({ code: await issueCode(ctx.db, ctx.clock.now(), grant.id, request) });
       const requestId = randomSecret();
       await store.insertConsentRequest(ctx.db, {
         id_hash: hashSecret(requestId),
@@ -78,7 +90,17 @@ export const authorize = defineOperation({
         request: JSON.stringify(request),
         expires_at: new Date(ctx.clock.now().getTime() + consentLifetimeMs).toISOString(),
       });
-      return { kind: 'consent', requestId, clientName: client.name, redirectHost: redirectHost(redirectUri), redirectUri, scopes, refused: asked.filter((scope) => !scopes.includes(scope)) };
+      return {
+        kind: 'consent',
+        requestId,
+        clientName: client.name,
+        ...(client.documentHost !== undefined ? { clientHost: client.documentHost } : {}),
+        redirectHost: redirectHost(redirectUri),
+        redirectUri,
+        localRedirect: isLoopbackRedirect(new URL(redirectUri)),
+        scopes,
+        refused: asked.filter((scope) => !scopes.includes(scope)),
+      };
     } catch (error) {
       if (error instanceof OAuthError) return back({ error: error.error, error_description: error.message });
       throw error;
@@ -122,6 +144,17 @@ async function issueCode(db: Db, now: Date, grantId: string, request: Authorizat
     family_id: null,
   });
   return code;
+}
+
+/**
+ * Whether a remembered grant may answer without asking: only when the answer can go nowhere but where
+ * it went when the person approved, i.e. the client has one redirect URI and this is it, byte for byte.
+ * Another of its URIs, or its loopback URI on another port (any local program may listen there), is
+ * shown the consent page again. Grants do not record the URI approved, so a client with several
+ * redirect URIs is asked every time (decisions/0036).
+ */
+function isOnlyRedirect(client: OAuthClient, redirectUri: string): boolean {
+  return client.redirectUris.length === 1 && client.redirectUris[0] === redirectUri;
 }
 
 /** The redirect URI asked for, if registered (loopback: any port); with none asked, the client's only one. */

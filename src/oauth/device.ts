@@ -80,7 +80,7 @@ export async function pollDeviceCode(ctx: AuthorizedContext, input: z.output<typ
 /** What the device page shows for a typed code: the request to approve, or why there is none. */
 export type DevicePage =
   | { kind: 'enter'; problem?: string }
-  | { kind: 'confirm'; userCode: string; clientName: string; scopes: string[] }
+  | { kind: 'confirm'; userCode: string; clientName: string; clientHost?: string; scopes: string[] }
   | { kind: 'done'; approved: boolean };
 
 /** A pending, unexpired device code by what the user typed, with the scopes the user's role allows. */
@@ -94,6 +94,12 @@ async function pendingDeviceCode(ctx: AuthorizedContext, typed: string) {
   return { row, client, user, scopes: clampToRole(requestedScopes(row.scopes, user.role), user.role) };
 }
 
+/** The request to approve; a metadata document client's host shown beside the name it claims, as on the consent page. */
+function confirmation(pending: NonNullable<Awaited<ReturnType<typeof pendingDeviceCode>>>): DevicePage {
+  const { row, client, scopes } = pending;
+  return { kind: 'confirm', userCode: formatUserCode(row.user_code), clientName: client.name, ...(client.documentHost !== undefined ? { clientHost: client.documentHost } : {}), scopes };
+}
+
 const unknownCode = 'This code is unknown, expired or already used. Check it on your device, or start again there.';
 
 /** `GET /_cms/oauth/device`: the code entry form, or the request the typed code stands for. */
@@ -105,7 +111,7 @@ export const showDeviceRequest = defineOperation({
     if (input.user_code === undefined || input.user_code === '') return { kind: 'enter' };
     const pending = await pendingDeviceCode(ctx, input.user_code);
     if (!pending) return { kind: 'enter', problem: unknownCode };
-    return { kind: 'confirm', userCode: formatUserCode(pending.row.user_code), clientName: pending.client.name, scopes: pending.scopes };
+    return confirmation(pending);
   },
 });
 
@@ -116,7 +122,7 @@ export const decideDeviceRequest = defineOperation({
   async run(ctx, input: { user_code: string; decision?: 'approve' | 'deny' }): Promise<DevicePage> {
     const pending = await pendingDeviceCode(ctx, input.user_code);
     if (!pending) return { kind: 'enter', problem: unknownCode };
-    if (input.decision === undefined) return { kind: 'confirm', userCode: formatUserCode(pending.row.user_code), clientName: pending.client.name, scopes: pending.scopes };
+    if (input.decision === undefined) return confirmation(pending);
     const approved = input.decision === 'approve' && pending.scopes.length > 0;
     const decided = await inTransaction(ctx.db, async (db) => {
       const grantId = approved ? await recordConsent(db, pending.user.userId, pending.client.id, pending.scopes, ctx.clock.now()) : null;

@@ -34,14 +34,21 @@ function consentPolicy(redirectUri: string): string {
   return pageContentSecurityPolicy.replace("form-action 'self'", `form-action 'self' ${target}`);
 }
 
+/** The name is the app's own claim; the host serving its metadata document is what Folio checked. */
+const describedBy = (host: string | undefined) => (host === undefined ? '' : html` (as described by <strong id="client-host">${host}</strong>)`);
+
 export async function authorizePage(outcome: AuthorizeOutcome): Promise<PageResult> {
   if (outcome.kind === 'redirect') return { redirect: outcome.url };
   const refused = outcome.refused.length === 0 ? '' : html`<p>Not granted (your role does not allow it): ${outcome.refused.join(', ')}.</p>`;
+  const local = outcome.localRedirect
+    ? html`<p class="warning" role="alert" id="local-redirect">The answer goes to a program on this computer (${outcome.redirectHost}), and any program running here could be the one listening. Allow only if you have just asked ${outcome.clientName} to connect, here, yourself.</p>`
+    : '';
   return {
     html: await layout(
       'consent',
       'Connect an app',
-      html`<p><strong id="client-name">${outcome.clientName}</strong> wants to use your Folio account. It will get its answer at <strong id="redirect-host">${outcome.redirectHost}</strong>.</p>
+      html`<p><strong id="client-name">${outcome.clientName}</strong>${describedBy(outcome.clientHost)} wants to use your Folio account. It will get its answer at <strong id="redirect-host">${outcome.redirectHost}</strong>.</p>
+${local}
 <p>It asks to:</p>
 ${scopeList(outcome.scopes)}
 ${refused}
@@ -85,7 +92,7 @@ export async function devicePage(page: DevicePage): Promise<PageResult> {
         html: await layout(
           'device',
           'Connect a device',
-          html`<p><strong id="client-name">${page.clientName}</strong> asks to use your Folio account with the code <strong>${page.userCode}</strong>.</p>
+          html`<p><strong id="client-name">${page.clientName}</strong>${describedBy(page.clientHost)} asks to use your Folio account with the code <strong>${page.userCode}</strong>.</p>
 <p>It asks to:</p>
 ${scopeList(page.scopes as Scope[])}
 <form method="post" action="${oauthPaths.device}">
