@@ -53,7 +53,11 @@ describe('an import whose server is killed mid-way', () => {
     expectSuccess(await t.request('POST', `${api}/import/legacy/prepare`, { token: t.adminToken, body: { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }, { name: 'page', collection: 'pages', enabled: true }] } }));
     const first = start();
     await first.waitForLog((line) => line.msg === 'folio listening', 30_000);
-    const started = expectCreated(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, body: { analysisId: analysis.analysisId, options: {} } })).item;
+    // Started without waiting: the spawned servers run it, not this test's process.
+    const accepted = await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, body: { analysisId: analysis.analysisId, options: {} }, headers: { prefer: 'respond-async' } });
+    expect(accepted.status).toBe(202);
+    const started = accepted.body.data.item;
+    expect(started.state).toBe('queued');
 
     const cut = await waitFor(started.id, (item) => item.progress.phase === 'items' && item.progress.processed >= 300, 60_000);
     await first.kill();

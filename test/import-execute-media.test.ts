@@ -25,12 +25,15 @@ function exportWith(origin: string, attachments: { id: number; path: string }[])
 </channel></rss>`);
 }
 
-/** Analyses, prepares and starts an import of `file` with includeMedia; answers the job. */
-async function startImport(t: TestApp, file: Buffer): Promise<Json> {
-  const request = (path: string, body: unknown) => t.request('POST', `${api}${path}`, { token: t.adminToken, body });
+/**
+ * Analyses, prepares and executes an import of `file` with includeMedia; answers execute's response
+ * (`body` adds to execute's, `headers` are its request's).
+ */
+async function executeImport(t: TestApp, file: Buffer, body: Json = {}, headers: Record<string, string> = {}) {
+  const request = (path: string, body: unknown) => t.request('POST', `${api}${path}`, { token: t.adminToken, body, headers });
   const analysis = expectCreated(await analyze(t, file));
   expectSuccess(await request('/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
-  return expectCreated(await request('/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
+  return request('/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true }, ...body });
 }
 
 describe('WordPress import with includeMedia: the job downloads the media', () => {
@@ -64,11 +67,10 @@ describe('WordPress import with includeMedia: the job downloads the media', () =
 
   it('downloads each file once, reuses what the library has, rewrites the entry, and marks a 404, an HTML page and a timeout failed', async () => {
     const green = await uploadMedia(t, await tinyPng('#0f0', 10, 10), { filename: 'green.png' });
-    const job = await startImport(t, exportWith(site.origin, attachments));
-    // Followed while it runs: the media phase's lines carry the file each one handled.
-    const following = request('GET', `/import/jobs/${job.id}/progress`);
-    await testJobRunner(t).runDue();
-    const lines = String((await following).body).trim().split('\n').map((line) => JSON.parse(line) as Json);
+    // Streamed while it runs: the media phase's lines carry the file each one handled.
+    const response = await executeImport(t, exportWith(site.origin, attachments), { stream: true });
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = String(response.body).trim().split('\n').map((line) => JSON.parse(line) as Json);
     const media = lines.filter((line) => line.progress.phase === 'media' && line.progress.file);
     expect(media.length).toBeGreaterThan(0);
     for (const line of media) expect(line.progress).toMatchObject({ total: 7, file: { type: 'file', total: 7, filename: expect.any(String), status: expect.any(String) } });
@@ -125,9 +127,11 @@ describe('WordPress import with includeMedia: a job stopped in its media phase',
   });
 
   it('is resumed without downloading again what it had, and reports as if it had run once', async () => {
-    const job = await startImport(t, exportWith(site.origin, attachments));
-    // One file at a time: the first is downloaded, the second is held while the job is stopped.
+    // Queued without waiting, to be run (and stopped) by this test's runners. One file at a time: the first is downloaded, the second is held while the job is stopped.
     const release = site.hold('/uploads/32.png');
+    const accepted = await executeImport(t, exportWith(site.origin, attachments), {}, { prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const job = accepted.body.data.item;
     const first = testJobRunner(t);
     const running = first.runDue();
     const deadline = Date.now() + 10_000;
@@ -172,9 +176,7 @@ describe('WordPress import with includeMedia: the storage quota', () => {
     const quota = Math.floor(pictures[0]!.length * 1.5);
     const t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MEDIA_CONCURRENCY: '1', MEDIA_STORAGE_QUOTA: String(quota) });
     try {
-      const job = await startImport(t, exportWith(site.origin, attachments));
-      await testJobRunner(t).runDue();
-      const done = expectSuccess(await t.request('GET', `${api}/import/jobs/${job.id}`, { token: t.adminToken })).item;
+      const done = expectSuccess(await executeImport(t, exportWith(site.origin, attachments))).item;
       expect(done.state).toBe('succeeded');
       expect(done.report.counts).toEqual({ posts: 1 });
       expect(done.report.media.downloads).toMatchObject({ downloaded: 1, skipped: 2, stopped: { reason: 'quota', usage: { usedBytes: pictures[0]!.length, quotaBytes: quota } } });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpired } from '../src/system/housekeeping.ts';
 import { api, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
-import { testJobRunner } from './support/jobs.ts';
 import { clientId, clientSecret, expiredToken, fullToken, limitedToken, startWpcomFixture, type WpcomFixture } from './support/wpcom.ts';
 import { analyze } from './support/wxr.ts';
 
@@ -246,9 +245,7 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
         ],
       }),
     );
-    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
-    await testJobRunner(site.t).runDue();
-    const done = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item;
+    const done = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
     expect(done.state).toBe('succeeded');
     expect(done.report).toMatchObject({ counts: { posts: 8, pages: 2, book: 1 }, failed: [], bylines: 2 });
     expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' }));
@@ -292,9 +289,7 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
 
     // The same site again, with the token the client now holds: nothing made twice.
     const second = expectCreated(await request('POST', '/import/legacy/analyze', { source: 'legacy-hosted', url: site.wpcom.origin, accessToken: fullToken }));
-    const rerun = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: second.analysisId, options: { includeMedia: true } })).item;
-    await testJobRunner(site.t).runDue();
-    const report = expectSuccess(await request('GET', `/import/jobs/${rerun.id}`)).item.report;
+    const report = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: second.analysisId, options: { includeMedia: true } })).item.report;
     expect(report).toMatchObject({ alreadyImported: 11 + 2, failed: [] });
     expect(Object.values(report.counts).every((count) => count === 0)).toBe(true);
   });
@@ -316,14 +311,11 @@ describe('Import: a WordPress.com site whose export file was imported before', (
 </channel></rss>`;
     const fromFile = expectCreated(await analyze(site.t, Buffer.from(exportFile)));
     expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: fromFile.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
-    expectCreated(await request('POST', '/import/legacy/execute', { analysisId: fromFile.analysisId, options: { includeMedia: true } }));
-    await testJobRunner(site.t).runDue();
+    expect(expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: fromFile.analysisId, options: { includeMedia: true } })).item.state).toBe('succeeded');
 
     const live = expectCreated(await request('POST', '/import/legacy/analyze', { source: 'legacy-hosted', url: site.wpcom.origin, accessToken: fullToken }));
     expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: live.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }, { name: 'page', collection: 'pages', enabled: true }, { name: 'book', collection: 'book', enabled: true }] }));
-    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: live.analysisId, options: { includeMedia: true } })).item;
-    await testJobRunner(site.t).runDue();
-    const report = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item.report;
+    const report = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: live.analysisId, options: { includeMedia: true } })).item.report;
     // The post and the attachment the export made are left as they are; the other four posts, two pages and the book are new.
     expect(report).toMatchObject({ counts: { posts: 4, pages: 2, book: 1 }, alreadyImported: 2, failed: [] });
     expect(report.warnings.filter((warning: { message: string }) => /renamed/.test(warning.message))).toEqual([]);

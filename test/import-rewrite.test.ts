@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
-import { testJobRunner } from './support/jobs.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { tinyPng } from './support/media.ts';
 import { analyze } from './support/wxr.ts';
@@ -56,9 +55,7 @@ describe('WordPress import: URL rewrite', () => {
     t = await createTestApp();
     const analysis = expectCreated(await analyze(t, Buffer.from(exportFile())));
     expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
-    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
-    await testJobRunner(t).runDue();
-    const done = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item;
+    const done = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
     expect(done.state).toBe('succeeded');
     expect(done.report.media.downloads).toMatchObject({ failed: 1, failures: [{ id: '21', error: expect.stringMatching(/not a public address/) }] });
   });
@@ -129,9 +126,7 @@ describe('WordPress import with media: no entry points at the old media', () => 
 </channel></rss>`;
     const analysis = expectCreated(await analyze(t, Buffer.from(file)));
     expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
-    const job = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
-    await testJobRunner(t).runDue();
-    const { media } = expectSuccess(await request('GET', `/import/jobs/${job.id}`)).item.report;
+    const { media } = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item.report;
     expect(media.downloads).toMatchObject({ downloaded: 2, failed: 0, rewritten: { entries: 1, sections: 0 } });
     expect(media.downloads.rewritten.urls).toBeGreaterThanOrEqual(3);
     expect(media.pending).toBeUndefined();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
-import { testJobRunner } from './support/jobs.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { distinctPng, multipart } from './support/media.ts';
 import { allPages, analyze, attachmentPaths, blockTestData, importedEntries, sourceCategories, sourceItems, themeUnitTest, withMediaAt } from './support/wxr.ts';
@@ -25,11 +24,9 @@ describe('WordPress import through the API', () => {
   let collisionId: string;
   let site: MediaFixtureServer;
 
-  /** Runs queued jobs until the import job has finished. */
-  async function finish(id: string) {
-    const runner = testJobRunner(t);
-    await runner.runDue();
-    const job = expectSuccess(await request('GET', `/import/jobs/${id}`)).item;
+  /** Execute answers when the import has finished (issue 29, item 19): the job, succeeded, with its report. */
+  function finished(response: Awaited<ReturnType<typeof request>>) {
+    const job = expectSuccess(response).item;
     expect(job.state, JSON.stringify(job)).toBe('succeeded');
     return job;
   }
@@ -64,10 +61,10 @@ describe('WordPress import through the API', () => {
       expect.objectContaining({ postType: 'post', collection: 'posts', created: false, fieldsAdded: expect.arrayContaining(['content', 'excerpt', 'featured_image', 'meta']) }),
       expect.objectContaining({ postType: 'page', collection: 'pages', created: true }),
     ]);
-    const started = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true, includeTaxonomies: true, includeMenus: true } })).item;
-    expect(started).toMatchObject({ state: 'queued', analysisId: analysis.analysisId, progress: { phase: 'queued', processed: 0 } });
-    jobId = started.id;
-    report = (await finish(jobId)).report;
+    const done = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true, includeTaxonomies: true, includeMenus: true } }));
+    expect(done).toMatchObject({ analysisId: analysis.analysisId, progress: { phase: 'done' }, attempts: 1, lastError: null, finishedAt: expect.any(String) });
+    jobId = done.id;
+    report = done.report;
   });
   afterAll(async () => {
     await t.close();
@@ -202,8 +199,7 @@ describe('WordPress import through the API', () => {
 
   it('duplicates nothing when the same export is imported again', async () => {
     const analysis = expectCreated(await analyze(t, themeUnitTest));
-    const again = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} })).item;
-    const { report: second } = await finish(again.id);
+    const { report: second } = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} }));
     expect(second.counts).toEqual({});
     expect(second.alreadyImported).toBe(58 + 21 + 70 + 37);
     expect((await allPages<Entry>(t, '/content/posts')).length).toBe(59);
@@ -219,8 +215,7 @@ describe('WordPress import through the API', () => {
     const { body, contentType } = await multipart({ config, file: { bytes: fs.readFileSync(blockTestData), filename: 'blocks.xml' } });
     expectError(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }), 400, 'VALIDATION_ERROR');
     await createCollection(t, 'blocks', [{ slug: 'title', type: 'string' }]);
-    const started = expectCreated(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } })).item;
-    const { report: blocks } = await finish(started.id);
+    const { report: blocks } = finished(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }));
     const source = sourceItems(blockTestData).filter((item) => ['post', 'page'].includes(item.type) && !['trash', 'auto-draft', 'inherit'].includes(item.status));
     // Both files come from the same site: a post the theme unit test already brought is not made twice.
     const imported = await importedEntries(t);
@@ -253,8 +248,7 @@ ${item(1, 'publish')}${item(2, 'future')}${item(3, 'draft')}${item(4, 'pending')
       ]),
     );
     await createCollection(t, 'statuses', [{ slug: 'title', type: 'string' }]);
-    const started = expectCreated(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'statuses' } } })).item;
-    const { report: statuses } = await finish(started.id);
+    const { report: statuses } = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'statuses' } } }));
     expect(statuses.counts).toEqual({ statuses: 5 });
     expect(statuses.skipped).toEqual(
       expect.arrayContaining([

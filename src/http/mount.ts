@@ -4,6 +4,7 @@ import type { Context as HonoContext, Hono } from 'hono';
 import { parseInput } from '../core/validate.ts';
 import { declaredLength, isMultipart, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
+import { preferences, respondAsync } from './prefer.ts';
 import { requestHeader } from './request-context.ts';
 import { answerAbortedRequest } from './aborted.ts';
 import { asAppError, respondWith, respondWithFailure } from './results.ts';
@@ -61,6 +62,13 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
 }
 
 async function respond(c: HonoContext<AppEnv>, route: Route, output: unknown, query: unknown): Promise<Response> {
+  const accepted = route.accepted?.answer(output);
+  if (accepted) {
+    const response = success(c, accepted.data, 202);
+    response.headers.set('location', accepted.location);
+    if (preferences(requestHeader(c, 'prefer')).has(respondAsync)) response.headers.set('preference-applied', respondAsync);
+    return response;
+  }
   if (route.result) return respondWith(c, route.result, output);
   const alternative = route.alternative;
   if (alternative?.wanted({ query, accept: requestHeader(c, 'accept') ?? '' })) return textResponse(c, alternative.render(output), alternative.type);

@@ -99,10 +99,25 @@ function limitText(limit: BodyLimit): string {
 /** The success responses of the route's result kind. */
 /** The success responses, each saying it sets the session cookie when the route does. */
 function successResponses(route: Route, convert: Convert): Record<string, unknown> {
-  const responses = successResponsesByKind(route, convert);
+  const responses = { ...successResponsesByKind(route, convert), ...acceptedResponse(route, convert) };
   if (!route.cookies) return responses;
   const headers = { 'Set-Cookie': { description: 'The session cookie, set or cleared (HttpOnly, SameSite=Lax, Secure on https)', schema: { type: 'string' } } };
   return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...(response as object), headers }]));
+}
+
+/** The 202 of a route that may answer before its work is done (route.ts `accepted`). */
+function acceptedResponse(route: Route, convert: Convert): Record<string, unknown> {
+  if (!route.accepted) return {};
+  return {
+    '202': {
+      description: 'Accepted: the work goes on (the request said `Prefer: respond-async`, or what is left waits for a retry); Location is where its status is read',
+      headers: {
+        Location: { description: 'The URL of the status of the work', schema: { type: 'string' } },
+        'Preference-Applied': { description: '`respond-async` when the request preferred it (RFC 7240)', schema: { type: 'string' } },
+      },
+      content: { 'application/json': { schema: successEnvelope(convert(route.accepted.schema, 'output')) } },
+    },
+  };
 }
 
 function successResponsesByKind(route: Route, convert: Convert): Record<string, unknown> {

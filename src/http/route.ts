@@ -125,8 +125,21 @@ interface RouteSpecBase<P, Q, H, B, I, O> {
   data?: (output: O) => unknown;
   /** `Set-Cookie` headers the response carries, whatever its kind (a session started or ended). */
   cookies?: (output: O, config: Config) => string[];
+  /**
+   * For an operation that may answer before its work is done (RFC 7240 `Prefer: respond-async`, or
+   * work left to a retry): when `answer` gives one for the output, the response is 202 Accepted with the
+   * envelope of `data` (whose schema is `schema`), `Location` the URL of the work's status, and
+   * `Preference-Applied: respond-async` when the request asked for it. Otherwise the output goes out
+   * as the route's result kind says.
+   */
+  accepted?: AcceptedSpec<O>;
   /** How failures are answered; default the error envelope. */
   failure?: FailureSpec;
+}
+
+export interface AcceptedSpec<O> {
+  schema: z.ZodType;
+  answer: (output: O) => { location: string; data: unknown } | undefined;
 }
 
 /**
@@ -157,6 +170,7 @@ export interface Route {
   result?: ResultSpec<unknown>;
   data?: (output: unknown) => unknown;
   cookies?: (output: unknown, config: Config) => string[];
+  accepted?: AcceptedSpec<unknown>;
   failure?: FailureSpec;
   /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
   invoke(ctx: Context, readParts: () => Promise<{ params: unknown; query: unknown; headers: unknown; body: unknown }>): Promise<unknown>;
@@ -192,6 +206,7 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
     result: spec.result as ResultSpec<unknown> | undefined,
     data: spec.data as Route['data'],
     cookies: spec.cookies as Route['cookies'],
+    accepted: spec.accepted as Route['accepted'],
     failure: spec.failure,
     invoke: (ctx, readParts) => runOperation(spec.operation, ctx, async () => toInput((await readParts()) as RouteParts<P, Q, H, B>)),
   };

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { access, defineOperation } from '../core/operation.ts';
+import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import type { MultipartBody } from '../http/body.ts';
 import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, requireAnalysis, type AnalysisView } from './analysis.ts';
 import { finishConnection, startConnection, type ConnectAnswer } from './hosted/connect.ts';
+import { hasFinished, importJobUpdates, runImportHere } from './job-run.ts';
 import { jobView, requireImportJob } from './job-view.ts';
 import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
@@ -60,28 +61,53 @@ export const prepareImport = defineOperation({
   },
 });
 
+/** How execute answers: the finished job; the job still to do (202); or NDJSON lines while it runs. */
+export type ExecuteAnswer = { kind: 'finished'; job: ImportJobView } | { kind: 'accepted'; job: ImportJobView } | { kind: 'stream'; lines: AsyncIterable<ImportJobView> };
+
+export type ExecuteInput = {
+  body: { form: 'json'; value: z.output<typeof ExecuteJsonBody> } | { form: 'multipart'; parts: MultipartBody };
+  /** The client said `Prefer: respond-async`: it will not wait. */
+  respondAsync: boolean;
+};
+
 /**
  * `POST /import/legacy/execute`, in either form of import.md: B, JSON `{analysisId, options}` for an
  * upload analysed before; A, multipart `file` and `config` (JSON with `postTypeMappings`), the file
- * analysed and imported in one request.
+ * analysed and imported in one request. "Imports content": the request runs the job and answers when
+ * it is done, with the report (or streams its progress), unless the client prefers not to wait.
  */
 export const executeImport = defineOperation({
   name: 'import.execute',
   access: importAccess,
-  async run(ctx, input: { form: 'json'; value: z.output<typeof ExecuteJsonBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<ImportJobView> {
-    if (input.form === 'json') return startImport(ctx, input.value);
-    const upload = await receiveUpload(ctx, input.parts, ['config']);
-    let config: z.output<typeof ExecuteConfig>;
-    try {
-      config = parseConfig(upload.fields.config);
-    } catch (error) {
-      await ctx.storage.delete([upload.key]);
-      throw error;
+  async run(ctx, input: ExecuteInput): Promise<ExecuteAnswer> {
+    const { job, stream } = await queueImport(ctx, input.body);
+    if (input.respondAsync) return { kind: 'accepted', job };
+    const running = runImportHere(ctx, job.id);
+    if (stream) {
+      // The lines are only watched: a client that hangs up stops the reading, never the run.
+      running.catch((error: unknown) => ctx.log.error({ err: error, jobId: job.id }, 'running an import for its request failed; the job is left to the runners'));
+      return { kind: 'stream', lines: importJobUpdates(ctx, job.id, running) };
     }
-    const analysis = await analyzeUpload(ctx, fileSource, upload);
-    return startImport(ctx, { analysisId: analysis.analysisId, options: config.options, postTypeMappings: config.postTypeMappings, authorMapping: config.authorMapping });
+    const settled = await running;
+    return { kind: hasFinished(settled) ? 'finished' : 'accepted', job: await jobView(ctx, settled) };
   },
 });
+
+/** Form B's analysis, or form A's file analysed: the import queued, and whether to stream. */
+async function queueImport(ctx: AuthorizedContext, body: ExecuteInput['body']): Promise<{ job: ImportJobView; stream: boolean }> {
+  if (body.form === 'json') return { job: await startImport(ctx, body.value), stream: body.value.stream };
+  const upload = await receiveUpload(ctx, body.parts, ['config']);
+  let config: z.output<typeof ExecuteConfig>;
+  try {
+    config = parseConfig(upload.fields.config);
+  } catch (error) {
+    await ctx.storage.delete([upload.key]);
+    throw error;
+  }
+  const analysis = await analyzeUpload(ctx, fileSource, upload);
+  const job = await startImport(ctx, { analysisId: analysis.analysisId, options: config.options, postTypeMappings: config.postTypeMappings, authorMapping: config.authorMapping });
+  return { job, stream: config.stream };
+}
 
 /** Form A's `config` part, as JSON. */
 function parseConfig(text: string | undefined): z.output<typeof ExecuteConfig> {
@@ -113,8 +139,6 @@ export const getImportJob = defineOperation({
   },
 });
 
-const finished = new Set(['succeeded', 'failed', 'cancelled']);
-
 /**
  * `GET /import/jobs/:id/progress`: NDJSON, a line whenever the job's progress or state changes (read
  * from the database, so any process may be running it), the last one with the report.
@@ -124,24 +148,9 @@ export const followImportJob = defineOperation({
   access: importAccess,
   async run(ctx, input: { id: string }): Promise<AsyncIterable<ImportJobView>> {
     await requireImportJob(ctx, input.id);
-    return (async function* () {
-      let last = '';
-      for (;;) {
-        const view = await jobView(ctx, await requireImportJob(ctx, input.id));
-        const seen = JSON.stringify([view.state, view.progress, view.attempts]);
-        if (seen !== last) {
-          last = seen;
-          yield view;
-        }
-        if (finished.has(view.state)) return;
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-      }
-    })();
+    return importJobUpdates(ctx, input.id);
   },
 });
-
-/** How often a followed job is read again. */
-const pollMs = 250;
 
 /**
  * `POST /import/legacy/media`: the attachments' files downloaded into the media library (src/import/

@@ -1,14 +1,21 @@
 import type { Config } from '../config.ts';
+import { apiBasePath } from '../http/paths.ts';
+import { preferences, respondAsync } from '../http/prefer.ts';
 import { defineRoute } from '../http/route.ts';
 import { callbackPath } from './hosted/connect.ts';
 import { mediaLines } from './media/lines.ts';
 import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
-import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteJsonBody, HostedAnalyzeBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
+import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
+/** Where an import job's status is read: execute's Location when it answers before the import is done. */
+const jobPath = (id: string) => `/import/jobs/${id}`;
+
 /** An export file may be as large as IMPORT_UPLOAD_LIMIT, plus room for the multipart framing and config. */
 const uploadLimit = { fromConfig: (config: Config) => config.import.uploadLimit + 64 * 1024, description: 'IMPORT_UPLOAD_LIMIT (default 1 GB) plus 64 KiB' };
+
+async function* noLines(): AsyncGenerator<never> {}
 
 export const importRoutes = [
   defineRoute({
@@ -73,15 +80,22 @@ export const importRoutes = [
     method: 'post',
     path: '/import/legacy/execute',
     tag,
-    summary: 'Start an import: JSON {analysisId, options} for an analysed upload (form B), or multipart file and config {postTypeMappings} (form A); answers with the import job',
+    summary:
+      'Import: JSON {analysisId, options} for an analysed upload (form B), or multipart file and config {postTypeMappings} (form A). Answers when the import has finished, with the job and its report (200, also when the job failed: see its lastError); with stream, NDJSON progress lines ending with the finished job; with Prefer: respond-async, 202 at once with the queued job and its status URL in Location. A client that hangs up leaves the import running',
     operation: executeImport,
+    headers: ExecuteHeaders,
     body: { jsonOrMultipart: { json: ExecuteJsonBody, multipart: { limit: uploadLimit, parts: { file: 'file', config: 'text' } } } },
-    input: ({ body }) => body,
-    status: 201,
-    response: ImportJobResponse,
-    data: (item) => ({ item }),
+    input: ({ body, headers }) => ({ body, respondAsync: preferences(headers.prefer).has(respondAsync) }),
+    result: {
+      kind: 'ndjson',
+      line: ImportJobSchema,
+      // Asked for only when the answer streams (otherwise `whole` or `accepted` answered).
+      lines: (answer) => (answer.kind === 'stream' ? answer.lines : noLines()),
+      whole: { schema: ImportJobResponse, value: async (answer) => (answer.kind === 'finished' ? { item: answer.job } : undefined) },
+    },
+    accepted: { schema: ImportJobResponse, answer: (answer) => (answer.kind === 'accepted' ? { location: `${apiBasePath}${jobPath(answer.job.id)}`, data: { item: answer.job } } : undefined) },
   }),
-  defineRoute({ method: 'get', path: '/import/jobs/:id', tag, summary: 'An import job: state, progress and, once finished, its report', operation: getImportJob, params: JobParams, response: ImportJobResponse }),
+  defineRoute({ method: 'get', path: jobPath(':id'), tag, summary: 'An import job: state, progress and, once finished, its report', operation: getImportJob, params: JobParams, response: ImportJobResponse }),
   defineRoute({
     method: 'get',
     path: '/import/jobs/:id/progress',

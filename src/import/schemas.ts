@@ -22,12 +22,18 @@ export const PrepareBody = z.strictObject({
     .max(100),
 });
 
+const ExecuteStream = z
+  .boolean()
+  .default(false)
+  .describe('Answer NDJSON while the import runs: a line at each change of its progress or state (as GET /import/jobs/:id/progress), the last the finished job with its report');
+
 /** Form B: an upload already analysed. */
 export const ExecuteJsonBody = z.strictObject({
   analysisId: z.string().min(1).max(64),
   options: ImportOptions.default({ includeMedia: false, includeTaxonomies: true, includeMenus: true }),
   postTypeMappings: z.record(PostTypeName, z.strictObject({ collection: CollectionSlug })).optional().describe('Default: each analysed type to its suggested collection'),
   authorMapping: AuthorMapping.optional(),
+  stream: ExecuteStream,
 });
 
 /** Form A's `config` part: a JSON object. */
@@ -35,6 +41,15 @@ export const ExecuteConfig = z.strictObject({
   postTypeMappings: z.record(PostTypeName, z.strictObject({ collection: CollectionSlug })),
   options: ImportOptions.default({ includeMedia: false, includeTaxonomies: true, includeMenus: true }),
   authorMapping: AuthorMapping.optional(),
+  stream: ExecuteStream,
+});
+
+/** The request header execute reads: RFC 7240's `Prefer`. */
+export const ExecuteHeaders = z.object({
+  prefer: z
+    .string()
+    .optional()
+    .describe('`respond-async`: answer 202 Accepted at once with the queued job and its status URL in Location, instead of when the import has finished'),
 });
 
 export type ImportOptionsInput = z.output<typeof ImportOptions>;

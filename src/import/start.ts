@@ -12,12 +12,14 @@ import { jobView } from './job-view.ts';
 import { checkCollectionSlugs, prepareCollections } from './prepare.ts';
 import type { ExecuteJsonBody, ImportJobView } from './schemas.ts';
 
-export type ExecuteRequest = Omit<z.output<typeof ExecuteJsonBody>, 'postTypeMappings'> & { postTypeMappings?: Record<string, { collection: string }> };
+/** What an import is started with; how the request is answered (`stream`) is the adapter's business. */
+export type ExecuteRequest = Omit<z.output<typeof ExecuteJsonBody>, 'postTypeMappings' | 'stream'> & { postTypeMappings?: Record<string, { collection: string }> };
 
 /**
  * Starts an import of an analysed upload: the mapped collections must exist (prepare makes them)
- * and get any import field they lack; the mapped users must exist. The job is queued; its status
- * and progress are at `GET /import/jobs/:id`.
+ * and get any import field they lack; the mapped users must exist. The job is queued, for whoever
+ * runs it (execute's own request, the CLI, or any server's runner); its status and progress are at
+ * `GET /import/jobs/:id`.
  */
 export async function startImport(ctx: AuthorizedContext, request: ExecuteRequest): Promise<ImportJobView> {
   const analysis = await requireAnalysis(ctx, request.analysisId);
