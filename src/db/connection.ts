@@ -54,7 +54,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     await sql`select 1`.execute(db.kysely);
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw new DatabaseUnavailableError(`Cannot reach the database (${describe(config)}): ${(error as Error).message}`);
+    // The engine's own reason (connection refused, no such database), not the watch's wrapper of it (outage.ts).
+    const reason = error instanceof DatabaseUnavailableError ? error.cause : error;
+    throw new DatabaseUnavailableError(`Cannot reach the database (${describe(config)}): ${(reason as Error).message}`, { cause: reason });
   }
   return db;
 }
