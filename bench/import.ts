@@ -60,7 +60,8 @@ export async function importFile(base: string, headers: Record<string, string>, 
   const postTypes = (analysis.postTypes as { name: string; collection: string }[]).map((type) => ({ name: type.name, collection: type.collection, enabled: true }));
   await json(await fetch(`${base}/import/legacy/prepare`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, postTypes }) }));
   started = performance.now();
-  const job = (await json(await fetch(`${base}/import/legacy/execute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ analysisId: analysis.analysisId, options }) }))).item;
+  // Not held open: fetch stops waiting for an answer's headers after 300 s, less than a large import takes.
+  const job = (await json(await fetch(`${base}/import/legacy/execute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', prefer: 'respond-async' }, body: JSON.stringify({ analysisId: analysis.analysisId, options }) }))).item;
   let state = job.state as string;
   while (state !== 'succeeded' && state !== 'failed') {
     await new Promise((resolve) => setTimeout(resolve, 100));
