@@ -16,6 +16,7 @@ import { benchAdmin, withBenchContext } from './context.ts';
 import { measureImport, printImport } from './import.ts';
 import { measureImportMedia, printImportMedia } from './import-media.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
+import { measureTransformLimits, printTransformLimits } from './media-transform-limits.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureSchemaChanges } from './schema-change.ts';
@@ -48,7 +49,8 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000),
  * `import-media` its media download and URL rewrite alone (BENCH_IMPORT_IMAGES images, default 500;
  * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
- * the request-path scenarios whose names contain it (no schema change, burst or media).
+ * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
+ * any other value, the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
 const mediaOnly = only === 'media';
@@ -118,9 +120,24 @@ async function benchImportMedia(workDir: string): Promise<void> {
   saveResults({ importMedia: figures });
 }
 
+/** The transform limits (issue 36): the 8000 x 8000 case, a burst of 20 new variants, other requests meanwhile. */
+async function benchTransformLimits(workDir: string, databaseUrl?: string, token?: string): Promise<void> {
+  const url = databaseUrl ?? process.env.BENCH_DATABASE_URL ?? `file:${path.join(workDir, 'folio.db')}`;
+  const admin = token ?? (await withBenchContext(url, (ctx) => benchAdmin(ctx, `bench-transforms-${Date.now()}@example.com`))).token;
+  // As `npm start` runs it, then with glibc's trim threshold fixed, as the README advises for servers
+  // that transform images: the difference is memory the allocator keeps, not memory a rendering holds.
+  const runs = [];
+  for (const serverEnv of [{}, { MALLOC_TRIM_THRESHOLD_: '131072' }] as Record<string, string>[]) {
+    const figures = await measureTransformLimits({ databaseUrl: url, mediaDir: path.join(workDir, 'media'), workDir, token: admin, serverEnv });
+    printTransformLimits(figures);
+    runs.push(figures);
+  }
+  saveResults({ transformLimits: runs });
+}
+
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
-  const alone = only === 'import' ? benchImport : only === 'import-media' ? benchImportMedia : undefined;
+  const alone = only === 'import' ? benchImport : only === 'import-media' ? benchImportMedia : only === 'transform-limits' ? (dir: string) => benchTransformLimits(dir) : undefined;
   if (alone) {
     try {
       return await alone(workDir);
@@ -162,6 +179,7 @@ async function main(): Promise<void> {
     printMedia(media);
     saveResults({ media });
     if (only === undefined) {
+      await benchTransformLimits(workDir, databaseUrl, token);
       await benchImport(workDir);
       await benchImportMedia(workDir);
     }

@@ -36,7 +36,7 @@ export const defaultTransformLimits: TransformLimits = {
   avifEffort: 2,
   renderTimeoutSeconds: 20,
   // libvips already uses every core for one image: more slots only share the cores while adding memory.
-  queue: { slots: 2, maxWaiting: 16, maxWaitMs: 10_000 },
+  queue: { slots: 2, maxWaiting: 32, maxWaitMs: 10_000 },
   // A page of responsive images (a few widths in two formats) is a few dozen new variants; a crawler
   // walking widths is stopped long before it fills a file's 64.
   newVariantsPerClient: { name: 'media-variant-client', limit: 100, windowMs: tenMinutes },
