@@ -50,7 +50,7 @@ import { systemRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { widgetRoutes } from './widgets/routes.ts';
 import { oauthAccessTokens } from './oauth/authenticate.ts';
-import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, openCorsPaths } from './oauth/routes.ts';
+import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, oauthRootFallbackRoutes, openCorsPaths } from './oauth/routes.ts';
 import { importRoutes } from './import/routes.ts';
 
 export { apiBasePath };
@@ -127,6 +127,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   };
   app.use(`${pagesBasePath}/*`, operationContext);
   app.use('/.well-known/*', operationContext);
+  for (const route of oauthRootFallbackRoutes) app.use(route.path, operationContext);
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
   let openApiDocument: Record<string, unknown> = {};
@@ -135,7 +136,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   describeMcpEndpoint(openApiDocument, apiBasePath);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
   for (const route of [...pageRoutes, ...oauthPageRoutes]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
-  for (const route of discoveryRoutes) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
+  for (const route of [...discoveryRoutes, ...oauthRootFallbackRoutes]) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
   app.notFound((c) => {

@@ -112,6 +112,37 @@ describe('discovery', () => {
   });
 });
 
+describe('MCP 2025-03-26 clients, which look at the root of the MCP URL’s origin', () => {
+  it('find the authorization server metadata there, and the /authorize, /token and /register fallbacks work', async () => {
+    const atRoot = await fetch(`${server.origin}/.well-known/oauth-authorization-server`);
+    expect(atRoot.status).toBe(200);
+    expect(await atRoot.text()).toBe(await (await fetch(`${server.origin}/_cms/.well-known/oauth-authorization-server`)).text());
+    // Without metadata, such a client takes the endpoints at the root, as its spec derives them.
+    const fallback: oauth.AuthorizationServer = { issuer: server.origin, authorization_endpoint: `${server.origin}/authorize`, token_endpoint: `${server.origin}/token`, registration_endpoint: `${server.origin}/register` };
+    const client = (await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(fallback, { redirect_uris: ['http://127.0.0.1:9999/callback'], client_name: 'Older client' }, insecure))) as oauth.Client;
+    const user = await signedInUser(server.t, 30);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9999/callback', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'older', scope: 'content:read' });
+    const forwarded = await fetch(`${server.origin}/authorize?${query}`, { redirect: 'manual' });
+    expect(forwarded.status).toBe(302);
+    const next = new URL(forwarded.headers.get('location')!, server.origin);
+    expect(next.pathname).toBe('/_cms/oauth/authorize');
+    expect([...next.searchParams]).toEqual([...query]);
+    const callback = await authorizeInBrowser(server, user.cookie, next.href);
+    expect(callback.searchParams.get('state')).toBe('older');
+    const tokens = await postForm(fallback.token_endpoint!, { grant_type: 'authorization_code', client_id: client.client_id, code: callback.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9999/callback', code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    expect(tokens.headers.get('cache-control')).toBe('no-store');
+    expect((await mcpCall(tokens.body.access_token)).status).toBe(200);
+    const refreshed = await oauth.processRefreshTokenResponse(fallback, client, await oauth.refreshTokenGrantRequest(fallback, client, oauth.None(), tokens.body.refresh_token, insecure));
+    expect((await mcpCall(refreshed.access_token)).status).toBe(200);
+    // Bad input there is the RFC's error, as at the endpoints under /_cms/api.
+    expect((await postForm(fallback.token_endpoint!, { grant_type: 'password' })).body.error).toBe('unsupported_grant_type');
+    const preflight = await fetch(`${server.origin}/token`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
 describe('registration (RFC 7591)', () => {
   it('registers a public client, answering a secret-based method with none', async () => {
     const response = await postJson(`${server.origin}/_cms/api/oauth/register`, { redirect_uris: ['https://app.example/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'http://localhost/cb'], client_name: 'Claude', token_endpoint_auth_method: 'client_secret_post', unknown_field: 1 });

@@ -8,6 +8,7 @@ import { registerClient } from './clients.ts';
 import { answerConsent, authorize } from './consent.ts';
 import { decideDeviceRequest, showDeviceRequest, startDeviceAuthorization } from './device.ts';
 import { authorizationServerMetadata, protectedResourceMetadata } from './discovery.ts';
+import { ForwardedQuery, forwardAuthorization } from './fallbacks.ts';
 import { noStore, oauthJsonFailure } from './errors.ts';
 import { adminRevokeGrant, listGrants, listOwnGrants, revokeOwnGrant } from './grants.ts';
 import { authorizePage, consentAnswered, devicePage, pageFailure } from './pages.ts';
@@ -37,17 +38,32 @@ const tag = 'OAuth';
 const noStoreJson = { kind: 'json' as const, cacheControl: noStore['cache-control'] };
 
 /** The OAuth endpoints under the API (RFC 6749, 7009, 7591, 8628), answering errors as their RFCs do. */
-export const oauthApiRoutes: Route[] = [
+const tokenRoute = (path: string) =>
   defineRoute({
     method: 'post',
-    path: '/oauth/token',
+    path,
     tag,
     summary: 'Token endpoint: authorization_code (PKCE), refresh_token (rotating) and the device_code grant',
     operation: exchangeToken,
     body: { form: TokenForm },
     result: { ...noStoreJson, schema: TokenResponse },
     failure: oauthJsonFailure(),
-  }),
+  });
+
+const registrationRoute = (path: string) =>
+  defineRoute({
+    method: 'post',
+    path,
+    tag,
+    summary: 'Dynamic client registration (RFC 7591); clients are public (token_endpoint_auth_method none)',
+    operation: registerClient,
+    body: RegistrationBody,
+    result: { ...noStoreJson, schema: RegistrationResponse, status: 201 },
+    failure: oauthJsonFailure('invalid_client_metadata'),
+  });
+
+export const oauthApiRoutes: Route[] = [
+  tokenRoute('/oauth/token'),
   defineRoute({
     method: 'post',
     path: '/oauth/device/code',
@@ -58,16 +74,7 @@ export const oauthApiRoutes: Route[] = [
     result: { ...noStoreJson, schema: DeviceCodeResponse },
     failure: oauthJsonFailure(),
   }),
-  defineRoute({
-    method: 'post',
-    path: '/oauth/register',
-    tag,
-    summary: 'Dynamic client registration (RFC 7591); clients are public (token_endpoint_auth_method none)',
-    operation: registerClient,
-    body: RegistrationBody,
-    result: { ...noStoreJson, schema: RegistrationResponse, status: 201 },
-    failure: oauthJsonFailure('invalid_client_metadata'),
-  }),
+  registrationRoute('/oauth/register'),
   defineRoute({
     method: 'post',
     path: '/oauth/revoke',
@@ -114,7 +121,32 @@ export const discoveryRoutes: Route[] = [
   discovery(`/.well-known/oauth-protected-resource${oauthPaths.mcp}`, protectedResourceMetadata, ProtectedResourceDocument),
   discovery(`${pagesBasePath}/.well-known/oauth-authorization-server`, authorizationServerMetadata, AuthorizationServerDocument),
   discovery(`/.well-known/oauth-authorization-server${pagesBasePath}`, authorizationServerMetadata, AuthorizationServerDocument),
+  // Where MCP 2025-03-26 clients look (at the root of the MCP URL's origin), whatever the issuer's path.
+  discovery('/.well-known/oauth-authorization-server', authorizationServerMetadata, AuthorizationServerDocument),
+];
+
+/**
+ * The endpoints MCP 2025-03-26 clients fall back to, at the root, when they find no metadata: the
+ * browser is sent on to the authorization endpoint; token and registration are served right there,
+ * since a redirect of a POST is one more thing such clients may not follow with its body.
+ */
+export const oauthRootFallbackRoutes: Route[] = [
+  defineRoute({
+    method: 'get',
+    path: '/authorize',
+    tag,
+    summary: 'Authorization endpoint at the root (MCP 2025-03-26 fallback): on to /_cms/oauth/authorize',
+    operation: forwardAuthorization,
+    query: ForwardedQuery,
+    result: { kind: 'redirect', location: (output) => output.location, status: 302 },
+  }),
+  tokenRoute('/token'),
+  registrationRoute('/register'),
 ];
 
 /** Paths browser-based clients (the MCP Inspector) call from other origins without credentials: CORS open. */
-export const openCorsPaths = [...discoveryRoutes.map((route) => route.path), ...oauthApiRoutes.filter((route) => route.path.startsWith('/oauth/')).map((route) => apiBasePath + route.path)];
+export const openCorsPaths = [
+  ...discoveryRoutes.map((route) => route.path),
+  ...oauthRootFallbackRoutes.map((route) => route.path),
+  ...oauthApiRoutes.filter((route) => route.path.startsWith('/oauth/')).map((route) => apiBasePath + route.path),
+];
