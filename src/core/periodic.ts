@@ -1,7 +1,10 @@
+import type { Logger } from 'pino';
+import { databaseUnavailable } from './errors.ts';
+
 /**
  * Background work done in passes: started at once and then every `intervalMs`, never two passes at
- * a time (a pass asked for while one runs is that pass), a failed pass handed to `onError` and tried
- * again at the next tick. The job runner, the webhook worker, housekeeping, the plugins' hand-over
+ * a time (a pass asked for while one runs is that pass), a failed pass logged as `failure` says and
+ * tried again at the next tick. The job runner, the webhook worker, housekeeping, the plugins' hand-over
  * and the audit log's pruning all run this way.
  */
 export interface Periodic<T> {
@@ -13,14 +16,19 @@ export interface Periodic<T> {
   stop(): Promise<void>;
 }
 
-export function periodic<T>(pass: () => Promise<T>, options: { intervalMs: number; onError: (error: unknown) => void }): Periodic<T> {
+export function periodic<T>(pass: () => Promise<T>, options: { intervalMs: number; log: Logger; failure: string }): Periodic<T> {
+  // A database that does not answer fails every pass until it is back: that outage is logged once
+  // (db/outage.ts), not a stack trace a pass.
+  const onError = (error: unknown) => {
+    if (databaseUnavailable(error, options.log) === undefined) options.log.error({ err: error }, options.failure);
+  };
   let running: Promise<T> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const runNow = () => (running ??= pass().finally(() => (running = undefined)));
   return {
     runNow,
     start() {
-      const tick = () => void runNow().catch(options.onError);
+      const tick = () => void runNow().catch(onError);
       timer = setInterval(tick, options.intervalMs);
       timer.unref();
       tick();

@@ -121,7 +121,7 @@ export function createJobRunner(ctx: JobContext, options: RunnerOptions): JobRun
     }
   }
 
-  const passes = periodic(claimAndRun, { intervalMs: options.intervalMs, onError: (error) => log.error({ err: error }, 'looking for due jobs failed') });
+  const passes = periodic(claimAndRun, { intervalMs: options.intervalMs, log, failure: 'looking for due jobs failed' });
 
   return {
     async runDue() {

@@ -108,7 +108,7 @@ class StoredEvent {
 
 /** Hands over queued events in this process every second, one hand-over at a time, until stopped. */
 export function startEventDispatcher(ctx: Pick<BackgroundContext, 'log'>, handOver: () => Promise<number>): BackgroundService {
-  const handOvers = periodic(handOver, { intervalMs: handOverIntervalMs, onError: (error) => ctx.log.error({ err: error }, 'handing over queued plugin events failed') });
+  const handOvers = periodic(handOver, { intervalMs: handOverIntervalMs, log: ctx.log, failure: 'handing over queued plugin events failed' });
   handOvers.start();
   return handOvers;
 }

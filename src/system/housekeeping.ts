@@ -42,7 +42,7 @@ export function startHousekeeping(ctx: HousekeepingContext & { log: Logger }): {
       await sweepExpired(ctx);
       await refreshPlannerStatistics(ctx.db);
     },
-    { intervalMs: sweepIntervalMs, onError: (error) => ctx.log.error({ err: error }, 'housekeeping failed') },
+    { intervalMs: sweepIntervalMs, log: ctx.log, failure: 'housekeeping failed' },
   );
   rounds.start();
   return rounds;

@@ -95,7 +95,7 @@ export const auditLogPlugin = definePlugin<AuditSettings>({
     defineRoute({ method: 'get', path: '/events', tag: 'Audit log (plugin)', summary: 'Audit records, newest first, with filters', operation: listAuditLog, query: ListAuditQuery, response: AuditListResponse }),
   ],
   background: (ctx) => {
-    const prunes = periodic(() => pruneAuditLog(ctx), { intervalMs: pruneEveryMs, onError: (error) => ctx.log.error({ err: error }, 'pruning the audit log failed') });
+    const prunes = periodic(() => pruneAuditLog(ctx), { intervalMs: pruneEveryMs, log: ctx.log, failure: 'pruning the audit log failed' });
     prunes.start();
     return prunes;
   },

@@ -89,6 +89,6 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     }
   }
 
-  const passes = periodic(claimAndSend, { intervalMs, onError: (error) => log.error({ err: error }, 'sending webhooks failed') });
+  const passes = periodic(claimAndSend, { intervalMs, log, failure: 'sending webhooks failed' });
   return { runDue: passes.runNow, start: passes.start, stop: passes.stop };
 }
