@@ -138,6 +138,9 @@ describe('MCP 2025-03-26 clients, which look at the root of the MCP URL’s orig
     expect((await mcpCall(refreshed.access_token)).status).toBe(200);
     // Bad input there is the RFC's error, as at the endpoints under /_cms/api.
     expect((await postForm(fallback.token_endpoint!, { grant_type: 'password' })).body.error).toBe('unsupported_grant_type');
+    const oversized = await fetch(`${server.origin}/authorize?state=${'x'.repeat(5000)}`, { redirect: 'manual' });
+    expect(oversized.status).toBe(400);
+    expect(oversized.headers.get('content-type')).toMatch(/^text\/html/);
     const preflight = await fetch(`${server.origin}/token`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' } });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });

@@ -139,6 +139,7 @@ export const oauthRootFallbackRoutes: Route[] = [
     operation: forwardAuthorization,
     query: ForwardedQuery,
     result: { kind: 'redirect', location: (output) => output.location, status: 302 },
+    failure: pageFailure,
   }),
   tokenRoute('/token'),
   registrationRoute('/register'),
