@@ -81,7 +81,7 @@ export const authorize = defineOperation({
       if (scopes.length === 0) throw new OAuthError('invalid_scope', 'None of the requested scopes is allowed for your role');
       const request: AuthorizationRequest = { redirectUri, givenRedirectUri: input.redirect_uri ?? '', state: input.state, codeChallenge: input.code_challenge!, scopes, audience };
       const grant = await store.findGrant(ctx.db, user.userId, client.id);
-      if (grant && includesAll(parseScopes(grant.scopes), scopes) && isOnlyRedirect(client, redirectUri)) return back({ code: await issueCode(ctx.db, ctx.clock.now(), grant.id, request) });
+      if (grant && includesAll(parseScopes(grant.scopes), scopes) && mayAnswerWithoutAsking(client, redirectUri)) return back({ code: await issueCode(ctx.db, ctx.clock.now(), grant.id, request) });
       const requestId = randomSecret();
       await store.insertConsentRequest(ctx.db, {
         id_hash: hashSecret(requestId),
@@ -148,13 +148,14 @@ async function issueCode(db: Db, now: Date, grantId: string, request: Authorizat
 
 /**
  * Whether a remembered grant may answer without asking: only when the answer can go nowhere but where
- * it went when the person approved, i.e. the client has one redirect URI and this is it, byte for byte.
- * Another of its URIs, or its loopback URI on another port (any local program may listen there), is
- * shown the consent page again. Grants do not record the URI approved, so a client with several
- * redirect URIs is asked every time (decisions/0036).
+ * it went when the person approved, to someone who is surely that client. So the client has one
+ * redirect URI, this one byte for byte (grants do not record which URI was approved, so a client with
+ * several is asked every time), and it is https: a native app's loopback or private-use scheme can be
+ * taken by any program on the computer, so an earlier approval proves nothing of who asks now
+ * (RFC 8252 §8.6, MCP's local impersonation risk). Decisions/0036.
  */
-function isOnlyRedirect(client: OAuthClient, redirectUri: string): boolean {
-  return client.redirectUris.length === 1 && client.redirectUris[0] === redirectUri;
+function mayAnswerWithoutAsking(client: OAuthClient, redirectUri: string): boolean {
+  return client.redirectUris.length === 1 && client.redirectUris[0] === redirectUri && redirectUri.startsWith('https://');
 }
 
 /** The redirect URI asked for, if registered (loopback: any port); with none asked, the client's only one. */
