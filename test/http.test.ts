@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectError, type TestApp } from './support/harness.ts';
+import { createTestApp, expectError, issuePaths, type TestApp } from './support/harness.ts';
 
 describe('HTTP plumbing', () => {
   let t: TestApp;
@@ -110,6 +110,11 @@ describe('HTTP plumbing', () => {
     let shallow: unknown = 'leaf';
     for (let level = 0; level < 150; level++) shallow = [shallow];
     expectError(await t.request('PATCH', `/_cms/api/admin/users/${t.admin.id}`, { token: t.adminToken, body: { name: shallow } }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('refuses a query parameter given twice with 400 naming it, never reading the first alone', async () => {
+    expect(issuePaths(await t.request('GET', '/_cms/api/admin/users?limit=1&limit=50', { token: t.adminToken }))).toEqual(['limit']);
+    expect((await t.request('GET', '/_cms/api/admin/users?limit=1', { token: t.adminToken })).status).toBe(200);
   });
 
   it('accepts several spaces after Bearer', async () => {

@@ -295,6 +295,13 @@ describe('authorization code with PKCE', () => {
       expect(location.searchParams.get('iss')).toBe(server.issuer);
       expect(() => oauth.validateAuthResponse(as, client, location, request.state)).toThrow();
     }
+    // Two resources: which one the token is for is ambiguous, never silently the first (issue 29, item 15).
+    const twice = await authorizationRequest(client, { resource: server.mcpUrl });
+    twice.url.searchParams.append('resource', `${server.origin}/_cms/api`);
+    const refusedTwice = await fetch(twice.url, { headers: { cookie: user.cookie }, redirect: 'manual' });
+    // The query could not be read, so its redirect_uri is not trusted: the error is a page, not a redirect.
+    expect(refusedTwice.status).toBe(400);
+    expect(await refusedTwice.text()).toMatch(/resource: Must be given once/);
     for (const clientId of ['unknown-client', '']) {
       const request = await authorizationRequest({ ...client, client_id: clientId });
       const response = await fetch(request.url, { headers: { cookie: user.cookie }, redirect: 'manual' });

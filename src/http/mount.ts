@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import type { Context as HonoContext, Hono } from 'hono';
+import { validationError } from '../core/errors.ts';
 import { parseInput } from '../core/validate.ts';
 import { declaredLength, isMultipart, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
@@ -40,7 +41,7 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
     let query: unknown = {};
     const output = await route.invoke(ctx, async () => {
       const params = route.params ? parseInput(route.params, c.req.param(), 'path') : {};
-      query = route.query ? parseInput(route.query, c.req.query(), 'query') : {};
+      query = route.query ? parseInput(route.query, readQuery(c), 'query') : {};
       const headers = route.headers ? parseInput(route.headers, requestHeaders(c), 'headers') : {};
       const body = await readBody(c, route.body, limit ?? 0, options);
       return { params, query, headers, body };
@@ -93,6 +94,22 @@ async function readBody(c: HonoContext, body: BodyDeclaration, limit: number, { 
       if ((declaredLength(c) ?? 0) > bodyLimit) throw tooLarge(bodyLimit);
       return { form: 'json', value: parseInput(body.schema, await readJsonBody(c, bodyLimit, budget), 'body') };
   }
+}
+
+/**
+ * The query string, each name once. A name given twice is ambiguous (two OAuth `resource`s, two
+ * `limit`s): refused naming it, as form bodies are (body.ts), never read as its first value.
+ */
+function readQuery(c: HonoContext): Record<string, string> {
+  const url = c.req.url;
+  const start = url.indexOf('?');
+  const query: Record<string, string> = {};
+  if (start === -1) return query;
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    if (Object.hasOwn(query, name)) throw validationError([{ path: name, message: 'Must be given once' }]);
+    query[name] = value;
+  }
+  return query;
 }
 
 function requestHeaders(c: HonoContext): Record<string, string | string[] | undefined> {
