@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { spend, type RateLimit } from '../auth/rate-limit.ts';
 import type { Context } from '../core/context.ts';
 import { AppError, validationError } from '../core/errors.ts';
@@ -28,6 +29,15 @@ export interface TransformLimits {
 
 const tenMinutes = 10 * 60_000;
 
+/**
+ * Two renderings at once, but never on every core: sharp runs one libvips thread per image on glibc,
+ * and a core left to the event loop and the database keeps other requests' latency where it was.
+ * More slots would only add memory (each holds its images) for renderings that are rare by design.
+ */
+function renderSlots(): number {
+  return Math.max(1, Math.min(2, os.availableParallelism() - 1));
+}
+
 export const defaultTransformLimits: TransformLimits = {
   // 2^23: 4096 × 2048, or 3840 × 2160 (4K UHD) with room to spare.
   renderPixels: 8_388_608,
@@ -35,8 +45,7 @@ export const defaultTransformLimits: TransformLimits = {
   avifPixels: 2_097_152,
   avifEffort: 2,
   renderTimeoutSeconds: 20,
-  // libvips already uses every core for one image: more slots only share the cores while adding memory.
-  queue: { slots: 2, maxWaiting: 32, maxWaitMs: 10_000 },
+  queue: { slots: renderSlots(), maxWaiting: 32, maxWaitMs: 10_000 },
   // A page of responsive images (a few widths in two formats) is a few dozen new variants; a crawler
   // walking widths is stopped long before it fills a file's 64.
   newVariantsPerClient: { name: 'media-variant-client', limit: 100, windowMs: tenMinutes },
