@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { optionalQueryInteger, pageQuery } from '../core/pagination.ts';
 import { storageKeyMaxLength } from './keys.ts';
+import { defaultTransformLimits } from './transform-limits.ts';
+
+const megapixelsOf = (pixels: number) => (pixels / 1_000_000).toFixed(1);
 
 /** Media ids are ULIDs; anything else names no item (404), so the check here is only on length. */
 const MediaId = z.string().min(1).max(64).describe('Media id');
@@ -97,8 +100,8 @@ export const maxTransformSide = 4096;
 /** `GET /media/file/:key`: the key, and an image transform when any of these is given. */
 export const FileParams = z.object({ key: z.string().min(1).max(2048) });
 export const FileQuery = z.object({
-  w: optionalQueryInteger(1, maxTransformSide).describe(`Width in pixels, 1-${maxTransformSide}`),
-  h: optionalQueryInteger(1, maxTransformSide).describe(`Height in pixels, 1-${maxTransformSide}`),
+  w: optionalQueryInteger(1, maxTransformSide).describe(`Width in pixels, 1-${maxTransformSide}; the output holds at most ${megapixelsOf(defaultTransformLimits.renderPixels)} megapixels (AVIF ${megapixelsOf(defaultTransformLimits.avifPixels)}), larger is a 400 (decisions/0033)`),
+  h: optionalQueryInteger(1, maxTransformSide).describe(`Height in pixels, 1-${maxTransformSide}; with w, the same pixel budget`),
   fit: z.enum(fitModes).optional().describe('How the image fits w × h: cover (crop, default), contain (letterbox), inside (no larger than)'),
   format: z.enum(transformFormats).optional().describe('Output format; default the original (PNG for GIF and TIFF)'),
   q: optionalQueryInteger(1, 100).describe('Quality 1-100 (default 80)'),
