@@ -418,14 +418,65 @@ describe('the README sequence over a real socket', () => {
   });
 });
 
+/** This engine's database, answering but refusing: a PostgreSQL user that does not exist; on SQLite, a file that is not a database. */
+function refusedDatabaseUrl(): string {
+  if (db.kind === 'postgres') {
+    const url = new URL(db.url);
+    url.username = 'folio_no_such_user';
+    return url.toString();
+  }
+  const file = path.join(mediaDir, 'notes.txt');
+  fs.writeFileSync(file, 'These are notes, not an SQLite database.\n'.repeat(200));
+  return file;
+}
+
 describe('serve refuses to start', () => {
   let badPort: CliResult;
   let noDatabase: CliResult;
+  let portTaken: CliResult;
+  let takenPort: number;
+  let unknownHost: CliResult;
+  let refusedServe: CliResult;
+  let refusedMigrate: CliResult;
   beforeAll(async () => {
-    [badPort, noDatabase] = await Promise.all([
-      runCli(['serve'], { ...env, PORT: 'abc', LOG_LEVEL: 'info' }, 15_000),
-      runCli(['serve'], { ...env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nope' }, 15_000),
-    ]);
+    // Another program holds the port: Folio finds out only when it listens, after migrating the database.
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    takenPort = (holder.address() as net.AddressInfo).port;
+    const refused = refusedDatabaseUrl();
+    try {
+      [badPort, noDatabase, portTaken, unknownHost, refusedServe, refusedMigrate] = await Promise.all([
+        runCli(['serve'], { ...env, PORT: 'abc', LOG_LEVEL: 'info' }, 15_000),
+        runCli(['serve'], { ...env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nope' }, 15_000),
+        runCli(['serve'], { ...env, PORT: String(takenPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, 15_000),
+        runCli(['serve'], { ...env, PORT: '0', HOST: 'no-such-host.invalid', LOG_LEVEL: 'warn' }, 15_000),
+        runCli(['serve'], { ...env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: refused }, 15_000),
+        runCli(['migrate'], { ...env, DATABASE_URL: refused }, 15_000),
+      ]);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('when the port is taken, naming it and how to choose another', () => {
+    const stderr = expectFailure(portTaken);
+    expect(stderr.trim().split('\n')).toEqual([`folio: port ${takenPort} at 127.0.0.1 is already in use (another Folio, or another program): stop that program, or start Folio on a free port with PORT (or --port), such as PORT=${takenPort + 1}`]);
+  });
+
+  it('when HOST does not resolve, naming it and what to set instead', () => {
+    const stderr = expectFailure(unknownHost);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^folio: HOST no-such-host\.invalid does not resolve to an address \(\w+\): set HOST \(or --host\) to an address of this machine/);
+  });
+
+  it('when the database answers but refuses (an unknown PostgreSQL user; on SQLite a file that is no database), saying so, not "cannot reach"', () => {
+    for (const result of [refusedServe, refusedMigrate]) {
+      const stderr = expectFailure(result);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).not.toMatch(/cannot reach/i);
+      if (db.kind === 'postgres') expect(stderr).toMatch(/^folio: PostgreSQL at \S+ refused the user "folio_no_such_user" \(.+\): fix the user in DATABASE_URL/);
+      else expect(stderr).toMatch(/^folio: \S+notes\.txt is not an SQLite database: point DATABASE_URL/);
+    }
   });
 
   it('with an invalid variable, naming it, before listening', () => {

@@ -6,6 +6,7 @@ import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { loadPlugins } from '../plugins/loader.ts';
+import { explainStartFailure } from './problems.ts';
 
 /**
  * Runs one CLI command against the configured database (the same one the server uses, while it runs),
@@ -17,7 +18,9 @@ export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context,
   const log = await createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, format: config.logFormat, fd: 2 });
   // The CLI's changes fire the same hooks as the server's (the audit log records them); it runs no background work.
   const plugins = await loadPlugins(config.plugins, { hookTimeoutMs: config.pluginHookTimeoutMs });
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database).catch((error: unknown) => {
+    throw explainStartFailure(error, config);
+  });
   const storage = await openStorage(config.media.storage);
   try {
     await migrateToLatest(db);

@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.ts';
 import { DatabaseUnavailableError } from '../db/connection.ts';
 import { registerDataCommands } from './commands.ts';
 import { registerImportCommand } from './import.ts';
+import { CliProblem } from './problems.ts';
 import { registerServeCommand } from './serve.ts';
 
 /** `folio <command>`: every command's flags are described by `folio <command> --help`. */
@@ -27,7 +28,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
 function reportCliError(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode;
-  if (error instanceof ConfigError || error instanceof DatabaseUnavailableError) {
+  if (error instanceof ConfigError || error instanceof DatabaseUnavailableError || error instanceof CliProblem) {
     console.error(`folio: ${error.message}`);
     return 2;
   }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { startServer } from '../server.ts';
+import { explainStartFailure } from './problems.ts';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -39,7 +40,9 @@ export function registerServeCommand(program: Command): void {
     .action(async (options) => {
       const config = loadConfig(process.env, options);
       const log = await createLogger({ level: config.logLevel, format: config.logFormat });
-      const server = await startServer(config, log);
+      const server = await startServer(config, log).catch((error: unknown) => {
+        throw explainStartFailure(error, config);
+      });
       // After a clean close nothing holds the event loop, so the process ends by itself once the
       // logger's pending writes are out: process.exit() here would let the last lines come out of order.
       const stop = (signal: string) => {
