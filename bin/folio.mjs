@@ -5,9 +5,11 @@
 // process (docs/decisions/0029). `npm start` passes the same flags.
 // Runs Folio's TypeScript sources directly (tsx), so `npx folio` works right after `npm install`.
 import { refuseUnsupportedNode } from './node-version.mjs';
+import { becomeServerProcess } from './server-process.mjs';
 
 // Before anything else loads: tsx and the native database driver are imported only after this check.
 refuseUnsupportedNode();
+if (process.argv[2] === 'serve') becomeServerProcess();
 const { register } = await import('tsx/esm/api');
 register();
 await import('../src/main.ts');

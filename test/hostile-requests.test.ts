@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
@@ -84,6 +85,13 @@ describe('hostile requests against a running server', () => {
     }
     expect(server.child.exitCode).toBeNull();
     expect(await storage.keys()).toEqual([]);
+  });
+
+  it('serves from a process that carries async context in V8 frames and gives freed memory back (bin/server-process.mjs)', () => {
+    // The same process id: it replaced itself rather than starting a child a supervisor would not see.
+    const commandLine = fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+    if (process.allowedNodeEnvironmentFlags.has('--experimental-async-context-frame')) expect(commandLine).toContain('--experimental-async-context-frame');
+    expect(fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_TRIM_THRESHOLD_=131072');
   });
 
   it('fails only the request whose code throws outside its promise chain, with a 500 naming the request, and goes on', async () => {

@@ -1,0 +1,32 @@
+// Plain JavaScript with no import: it runs before anything is loaded, on any Node.
+
+/**
+ * What the server's process needs that only its start can give it, since neither can be changed once
+ * Node runs:
+ * - `--experimental-async-context-frame` where Node takes it (22; from 24 it is the default and the
+ *   flag is refused). The server finds the request an escaped error belongs to through an
+ *   AsyncLocalStorage (src/http/escaped-errors.ts, docs/decisions/0035); Node 22 carries its context
+ *   with promise hooks, a JavaScript call for every promise of every request, and with the flag
+ *   V8's own frames carry it at no cost.
+ * - `MALLOC_TRIM_THRESHOLD_`, read by glibc's allocator as the process starts: a fixed threshold
+ *   gives the memory an image rendering freed back to the system instead of keeping it for later,
+ *   480 MB against 214 MB at the peak of a burst of renderings (docs/decisions/0033). A value the
+ *   operator set is kept; other C libraries ignore it.
+ */
+const frameFlag = '--experimental-async-context-frame';
+const trimVariable = 'MALLOC_TRIM_THRESHOLD_';
+const trimThreshold = String(128 * 1024);
+
+/**
+ * Replaces this process with one that has what the server needs, when it lacks some: same process
+ * id, same standard streams, same signals, so a service manager or a test sees no difference. Where
+ * the process cannot replace itself (Windows has no execve) the server runs as it is.
+ */
+export function becomeServerProcess() {
+  const addFlag = process.allowedNodeEnvironmentFlags.has(frameFlag) && !process.execArgv.includes(frameFlag) && !(process.env.NODE_OPTIONS ?? '').includes(frameFlag);
+  const addTrim = process.platform === 'linux' && process.env[trimVariable] === undefined;
+  if ((!addFlag && !addTrim) || typeof process.execve !== 'function') return;
+  const execArgv = addFlag ? [...process.execArgv, frameFlag] : process.execArgv;
+  const env = addTrim ? { ...process.env, [trimVariable]: trimThreshold } : process.env;
+  process.execve(process.execPath, [process.execPath, ...execArgv, ...process.argv.slice(1)], env);
+}
