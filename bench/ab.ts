@@ -81,7 +81,7 @@ async function startSide(name: string, tree: string, workDir: string): Promise<S
   cli(tree, env, ['admin', 'create', '--email', 'ab@example.com', '--name', 'AB']);
   const token = cli(tree, env, ['token', 'create', '--email', 'ab@example.com', '--name', 'ab', '--scopes', 'admin']);
   const port = await freePort();
-  const child = spawn(process.execPath, [...folioNodeFlags(), 'bin/folio.mjs', 'serve'], { cwd: tree, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...folioNodeFlags(tree), 'bin/folio.mjs', 'serve'], { cwd: tree, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/_cms/api/health`);
   const side = { name, tree, url, token, entryId: '', child };

@@ -19,12 +19,9 @@ export interface TransformLimitsOptions {
   mediaDir: string;
   workDir: string;
   token: string;
-  /** Besides the server's usual environment (the allocator settings compared in decisions/0033). */
-  serverEnv?: Record<string, string>;
 }
 
 export interface TransformLimitsFigures {
-  serverEnv: Record<string, string>;
   sourceBytes: number;
   issueCase: { status: number; ms: number; message: string };
   largeWebp: { status: number; ms: number; width: number | undefined; height: number | undefined };
@@ -46,7 +43,7 @@ export async function measureTransformLimits(options: TransformLimitsOptions): P
   const inputs = path.join(options.workDir, 'transform-inputs');
   fs.mkdirSync(inputs, { recursive: true });
   const port = await freePort();
-  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: options.mediaDir, ...options.serverEnv });
+  const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: options.mediaDir });
   try {
     const folio = `http://127.0.0.1:${port}`;
     await waitForHttp(`${folio}/_cms/api/health`);
@@ -86,7 +83,6 @@ export async function measureTransformLimits(options: TransformLimitsOptions): P
     const statuses: Record<string, number> = {};
     for (const status of answers) statuses[status] = (statuses[status] ?? 0) + 1;
     return {
-      serverEnv: options.serverEnv ?? {},
       sourceBytes: fs.statSync(issueFile).size,
       issueCase: { status: issueCase.status, ms: issueCase.ms, message: issueCase.message },
       largeWebp: { status: large.status, ms: large.ms, width: meta?.width, height: meta?.height },
@@ -131,8 +127,7 @@ export function printTransformLimits(figures: TransformLimitsFigures): void {
   const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
   const { issueCase, largeWebp, burst, otherRequests } = figures;
   const answered = issueCase.status === 200 || (issueCase.status === 400 && issueCase.message !== '');
-  const env = Object.entries(figures.serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'the default allocator settings';
-  console.log(`\nTransform limits: a fresh Folio server with ${env}; two 8000 x 8000 PNGs of ${(figures.sourceBytes / 1024).toFixed(0)} KiB\n`);
+  console.log(`\nTransform limits: a fresh Folio server as npm start runs it; two 8000 x 8000 PNGs of ${(figures.sourceBytes / 1024).toFixed(0)} KiB\n`);
   console.log(`?w=4096&h=4096&format=avif: ${issueCase.status} in ${issueCase.ms.toFixed(0)} ms (within 2 s, answered or refused with a reason: ${verdict(answered && issueCase.ms < 2000)}): ${issueCase.message}`);
   console.log(`?w=4096&h=4096&format=webp (cold: master, then variant): ${largeWebp.status} in ${largeWebp.ms.toFixed(0)} ms, ${largeWebp.width} x ${largeWebp.height}`);
   console.log(

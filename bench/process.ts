@@ -15,8 +15,8 @@ export function startProcess(args: string[], env: Record<string, string>): Child
 }
 
 /** The V8 flags of bin/folio.mjs's first line (`#!/usr/bin/env -S node …`), which `npm start` passes too. */
-export function folioNodeFlags(): string[] {
-  const shebang = fs.readFileSync(path.join(root, 'bin/folio.mjs'), 'utf8').split('\n', 1)[0]!;
+export function folioNodeFlags(tree = root): string[] {
+  const shebang = fs.readFileSync(path.join(tree, 'bin/folio.mjs'), 'utf8').split('\n', 1)[0]!;
   return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean);
 }
 

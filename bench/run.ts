@@ -124,15 +124,10 @@ async function benchImportMedia(workDir: string): Promise<void> {
 async function benchTransformLimits(workDir: string, databaseUrl?: string, token?: string): Promise<void> {
   const url = databaseUrl ?? process.env.BENCH_DATABASE_URL ?? `file:${path.join(workDir, 'folio.db')}`;
   const admin = token ?? (await withBenchContext(url, (ctx) => benchAdmin(ctx, `bench-transforms-${Date.now()}@example.com`))).token;
-  // As `npm start` runs it, then with glibc's trim threshold fixed, as the README advises for servers
-  // that transform images: the difference is memory the allocator keeps, not memory a rendering holds.
-  const runs = [];
-  for (const serverEnv of [{}, { MALLOC_TRIM_THRESHOLD_: '131072' }] as Record<string, string>[]) {
-    const figures = await measureTransformLimits({ databaseUrl: url, mediaDir: path.join(workDir, 'media'), workDir, token: admin, serverEnv });
-    printTransformLimits(figures);
-    runs.push(figures);
-  }
-  saveResults({ transformLimits: runs });
+  // As `npm start` runs it (glibc's trim threshold fixed by bin/server-process.mjs).
+  const figures = await measureTransformLimits({ databaseUrl: url, mediaDir: path.join(workDir, 'media'), workDir, token: admin });
+  printTransformLimits(figures);
+  saveResults({ transformLimits: figures });
 }
 
 async function main(): Promise<void> {
