@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/harness.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
-import { cleanEnv, cliPath, repoRoot, runCli } from './support/process.ts';
+import { cleanEnv, cliPath, repoRoot, runCli, runProcess } from './support/process.ts';
 import { allPages, blockTestData, importedEntries, sourceItems, themeUnitTest, withMediaAt } from './support/wxr.ts';
 import { generatedCounts, generatedExport } from './support/wxr-generator.ts';
 
@@ -66,7 +66,8 @@ describe('folio import wxr', () => {
     const posts = 2000;
     const file = path.join(dir, 'generated.xml');
     await pipeline(generatedExport({ posts, site: 'https://cli.example.com' }), fs.createWriteStream(file));
-    const child = spawn(process.execPath, [cliPath, 'import', 'wxr', file], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    // A lease that outlasts the start of the resuming run: that run finds the job still held by the dead process.
+    const child = spawn(process.execPath, [cliPath, 'import', 'wxr', file], { cwd: repoRoot, env: cleanEnv({ ...env, JOB_LEASE_MS: '15000' }), stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise((resolve) => child.once('close', resolve));
     // Killed once a first batch has been written (a progress line of the items pass).
     await new Promise<void>((resolve, reject) => {
@@ -83,7 +84,8 @@ describe('folio import wxr', () => {
 
     const resumed = await runCli(['import', 'wxr', file, '--resume'], env, 150_000);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(/resuming import job/);
+    // Where the job stands and why nothing moves yet, at once, rather than silence until the dead process's lease lapses.
+    expect(resumed.stderr).toMatch(/^folio: resuming import job \w+\nfolio: items [1-9]\d*\/\d+ .*\nfolio: job \w+ is still held by another process/);
     const { report } = JSON.parse(resumed.stdout);
     const counts = generatedCounts(posts);
     expect(report.counts).toEqual({ posts: counts.posts, pages: counts.pages });
@@ -91,5 +93,51 @@ describe('folio import wxr', () => {
     const rows = await t.db.kysely.selectFrom('import_items').select('source_id').where('kind', '=', 'post').where('source_key', '=', 'wxr:https://cli.example.com').execute();
     expect(rows).toHaveLength(posts);
     expect(before).toBeLessThan((await importedEntries(t)).size);
+  });
+
+  it('on Ctrl-C prints the command that resumes it and hands the job back; that command, typed elsewhere, goes on at once', { timeout: 180_000 }, async () => {
+    const posts = 2000;
+    const file = path.join(dir, 'interrupted.xml');
+    await pipeline(generatedExport({ posts, site: 'https://interrupted.example.com' }), fs.createWriteStream(file));
+    const child = spawn(process.execPath, [cliPath, 'import', 'wxr', file], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    // Interrupted once a first batch has been written (a progress line of the items pass), as a person would press Ctrl-C.
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/items \d+\/\d+/.test(stderr)) resolve();
+      });
+      child.once('close', () => reject(new Error(`the import ended before it could be interrupted: ${stderr}`)));
+    });
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    const jobId = /as job (\w+)/.exec(stderr)![1]!;
+    const command = /continue it with: (.+)$/m.exec(stderr)?.[1];
+    expect(command, stderr).toMatch(/^DATABASE_URL=\S+ MEDIA_DIR=\S+ npx folio import wxr \S*interrupted\.xml --resume$/);
+    // Handed back, not left to a lease that lapses only after JOB_LEASE_MS.
+    const job = await t.db.kysely.selectFrom('jobs').select(['state', 'progress']).where('id', '=', jobId).executeTakeFirstOrThrow();
+    expect(job.state).toBe('queued');
+    const saved = (JSON.parse(job.progress!) as { processed: number }).processed;
+    expect(saved).toBeGreaterThan(0);
+
+    // Typed in another terminal: no Folio variable of this shell, the default lease, folio from this checkout.
+    const elsewhere = fs.mkdtempSync(path.join(dir, 'terminal-'));
+    const typed = command!.replace('npx folio', `'${process.execPath}' '${cliPath}'`);
+    const resumed = await runProcess('sh', ['-c', typed], { LOG_LEVEL: 'warn' }, { cwd: elsewhere, timeoutMs: 150_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const lines = resumed.stderr.trim().split('\n');
+    expect(lines[0]).toBe(`folio: resuming import job ${jobId}`);
+    // Its progress from the first moment, where the interrupted run left it; no wait for another process.
+    const first = /^folio: items (\d+)\/\d+ /.exec(lines[1] ?? '');
+    expect(first, resumed.stderr).not.toBeNull();
+    expect(Number(first![1])).toBeGreaterThanOrEqual(saved);
+    expect(resumed.stderr).not.toMatch(/still held/);
+    expect(JSON.parse(resumed.stdout).report.counts).toEqual({ posts: generatedCounts(posts).posts, pages: generatedCounts(posts).pages });
+    expect(fs.existsSync(path.join(elsewhere, 'data'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DatabaseConfig } from '../config.ts';
+import type { DatabaseConfig, StorageConfig } from '../config.ts';
 
 /**
  * The command lines Folio prints for a person to type next (the first admin, resuming an import). They
@@ -10,10 +10,17 @@ import type { DatabaseConfig } from '../config.ts';
 /** What stands in for a database password in a printed command: the person types theirs there. */
 export const passwordPlaceholder = '<password>';
 
-/** `npx folio <args>`, preceded by `DATABASE_URL=…` unless the database is the default SQLite file. */
-export function folioCommand(database: DatabaseConfig, args: string): string {
-  const variable = databaseVariable(database);
-  return `${variable === undefined ? '' : `DATABASE_URL=${shellWord(variable)} `}npx folio ${args}`;
+/**
+ * `npx folio <args>`, preceded by `DATABASE_URL=…` unless the database is the default SQLite file, and
+ * by `MEDIA_DIR=…` when the command reads media (an import keeps its copy of the file there) and the
+ * folder is not the default one.
+ */
+export function folioCommand(database: DatabaseConfig, args: string, media?: StorageConfig): string {
+  const variables: string[] = [];
+  const databaseUrl = databaseVariable(database);
+  if (databaseUrl !== undefined) variables.push(`DATABASE_URL=${shellWord(databaseUrl)}`);
+  if (media?.kind === 'local' && media.dir !== path.resolve('data/media')) variables.push(`MEDIA_DIR=${shellWord(media.dir)}`);
+  return [...variables, `npx folio ${args}`].join(' ');
 }
 
 /** The DATABASE_URL that names this database from any directory, or undefined for the default. */

@@ -1,5 +1,6 @@
 /** The CLI's import run (`folio import wxr`), loaded only when one is asked for. */
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { createJobRunner } from '../jobs/runner.ts';
@@ -47,23 +48,41 @@ export async function unfinishedImport(ctx: AuthorizedContext, file: string): Pr
 }
 
 /**
- * Runs the job in this process until it has finished, drawing its progress. A job another process
- * holds (a server, or a run that crashed and whose lease has not expired yet) is waited for.
+ * Runs the job in this process until it has finished, drawing its progress from the first moment (a
+ * resumed job starts where it stopped). A job another process holds (a server, or a run that crashed
+ * and whose lease has not expired yet) is waited for, saying so. Once `interrupted` fires, the job is
+ * stopped after the batch in hand and handed back unfinished: the result is then undefined.
  */
-export async function runToEnd(ctx: AuthorizedContext, jobId: string): Promise<ImportJobView> {
+export async function runToEnd(ctx: AuthorizedContext, jobId: string, interrupted: AbortSignal): Promise<ImportJobView | undefined> {
   const { principal: _principal, actor: _actor, ...jobCtx } = ctx;
   const runner = createJobRunner(jobCtx, { jobs: [importJob], concurrency: 1, intervalMs: progressIntervalMs, leaseMs: ctx.config.jobLeaseMs, only: [jobId] });
+  // Stopping the runner aborts the running handler, which gives the job back (jobs/runner.ts).
+  const stop = () => void runner.stop();
+  interrupted.addEventListener('abort', stop, { once: true });
   const bar = progressBar();
   const timer = setInterval(() => void findJob(ctx.db, jobId).then((job) => job && bar.draw(job.progress)).catch(() => undefined), progressIntervalMs);
+  let toldWaiting = false;
   try {
+    // A resumed job shows where it stands at once, before this process has claimed it.
+    const saved = (await findJob(ctx.db, jobId))?.progress;
+    if (saved) bar.draw(saved);
     for (;;) {
-      await runner.runDue();
+      const started = await runner.runDue();
       const job = (await findJob(ctx.db, jobId))!;
       bar.draw(job.progress);
       if (job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') return await jobView(ctx, job);
-      await new Promise((resolve) => setTimeout(resolve, progressIntervalMs));
+      if (interrupted.aborted) return undefined;
+      if (started === 0 && job.state === 'running' && !toldWaiting) {
+        toldWaiting = true;
+        console.error(
+          `folio: job ${jobId} is still held by another process (a server running it, or an import cut off without handing it back): ` +
+            'waiting for its hold to lapse, JOB_LEASE_MS (30 s by default) after that process stopped',
+        );
+      }
+      await sleep(progressIntervalMs, undefined, { signal: interrupted }).catch(() => undefined);
     }
   } finally {
+    interrupted.removeEventListener('abort', stop);
     clearInterval(timer);
     bar.end();
     await runner.stop();
