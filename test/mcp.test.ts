@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -49,11 +49,12 @@ describe('MCP transport', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 401 with the resource metadata header without a token, and names a refused token invalid_token', async () => {
+  it('answers 401 with the resource metadata and the scopes the tools use (not admin), and names a refused token invalid_token', async () => {
     const metadata = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource"';
+    const scope = 'scope="content:read content:write media:read media:write schema:read schema:write"';
     for (const [token, challenge] of [
-      [null, `Bearer ${metadata}`],
-      ['ec_pat_not-a-real-token', `Bearer ${metadata}, error="invalid_token"`],
+      [null, `Bearer ${metadata}, ${scope}`],
+      ['ec_pat_not-a-real-token', `Bearer ${metadata}, ${scope}, error="invalid_token"`],
     ] as const) {
       const response = await rpc(t, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token });
       expectError(response, 401, 'UNAUTHORIZED');
@@ -65,7 +66,7 @@ describe('MCP transport', () => {
     const app = createApp({ config: { ...t.config, publicUrl: 'https://cms.example.com/' }, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
     const response = await app.request(mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: bothTypes }, body: '{}' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://cms.example.com/.well-known/oauth-protected-resource"');
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="https:\/\/cms\.example\.com\/\.well-known\/oauth-protected-resource", scope="/);
   });
 
   it('refuses GET and DELETE with 405 and Allow: POST', async () => {
@@ -161,16 +162,41 @@ describe('MCP access', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses a tool outside the token scopes with -32600 and the request id, before reading the arguments', async () => {
+  // Until issue 29 (item 13) this was HTTP 200 with the JSON-RPC error alone; the body is unchanged.
+  it('answers a tool outside the token scopes with 403, an insufficient_scope challenge and the JSON-RPC error, before reading the arguments', async () => {
     for (const args of [{}, { slug: 42, unknown: true }]) {
       const response = await callTool(t, 'schema_get_collection', args, { token: contentReader });
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(403);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      // What the token has that tools use, and what it lacks: asking for exactly this loses nothing.
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer error="insufficient_scope", scope="content:read schema:read", resource_metadata="http://localhost/.well-known/oauth-protected-resource", error_description="Insufficient scope: requires schema:read"',
+      );
       expect(response.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Insufficient scope: requires schema:read' } });
     }
   });
 
-  it('reports the scope when a token of a lower role lacks both scope and role', async () => {
+  it('keeps scope refusals in a batch as JSON-RPC errors of a 200, beside the requests that ran', async () => {
+    const response = await rpc(
+      t,
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'schema_list_collections', arguments: {} } },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ],
+      { token: contentReader },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('www-authenticate')).toBeNull();
+    expect(response.body).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Insufficient scope: requires schema:read' } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+  });
+
+  it('answers a scope above the user’s role as a JSON-RPC error of a 200: asking for it again could not help', async () => {
     const write = await callTool(t, 'schema_create_collection', { slug: freshSlug(), label: 'X' }, { token: editor });
+    expect(write.status).toBe(200);
+    expect(write.headers.get('www-authenticate')).toBeNull();
     expect(write.body.error).toEqual({ code: -32600, message: 'Insufficient scope: requires schema:write' });
     const read = await callTool(t, 'schema_list_collections', {}, { token: editor });
     expect(read.body.result.isError).toBeUndefined();
@@ -199,7 +225,8 @@ describe('MCP access', () => {
       { jsonrpc: '2.0', id: 'r', method: 'tools/call', params: { name: 'schema_create_collection', arguments: { slug: freshSlug(), label: 'X' } } },
       { ...t.systemContext(), principal },
     );
-    expect(response).toEqual({ jsonrpc: '2.0', id: 'r', error: { code: -32600, message: 'Insufficient role: requires Admin' } });
+    // A role refusal: no new authorization can help, so no scope to ask for (the transport answers 200).
+    expect(response).toEqual({ message: { jsonrpc: '2.0', id: 'r', error: { code: -32600, message: 'Insufficient role: requires Admin' } } });
   });
 
   it('keeps concurrent callers apart: each request runs as its own principal, with its own id', async () => {
@@ -210,6 +237,7 @@ describe('MCP access', () => {
     });
     for (const { admin, response } of await Promise.all(calls)) {
       expect(response.body.id).toBe(1);
+      expect(response.status).toBe(admin ? 200 : 403);
       if (admin) expect(response.body.result.structuredContent.items).toBeInstanceOf(Array);
       else expect(response.body.error.message).toBe('Insufficient scope: requires schema:read');
     }
@@ -220,9 +248,10 @@ describe('MCP access', () => {
     const reader: UserPrincipal = { ...userPrincipal(50), scopes: ['content:read'] };
     const request = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call', params: { name: 'schema_list_collections', arguments: {} } };
     const principals = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? userPrincipal(50) : reader));
-    const responses = await Promise.all(principals.map((principal) => endpoint.handle(request, { ...t.systemContext(), principal })));
-    responses.forEach((response, index) => {
+    const answers = await Promise.all(principals.map((principal) => endpoint.handle(request, { ...t.systemContext(), principal })));
+    answers.forEach(({ message: response, missingScope }, index) => {
       expect(response.id).toBe(1);
+      expect(missingScope).toBe(index % 2 === 0 ? undefined : 'schema:read');
       if (index % 2 === 0) expect('result' in response && response.result.structuredContent).toBeTruthy();
       else expect('error' in response && response.error.message).toBe('Insufficient scope: requires schema:read');
     });
@@ -248,7 +277,7 @@ describe('MCP access', () => {
     const endpoint = createMcpEndpoint([broken]);
     const context: Context = { ...t.systemContext(), log, principal: userPrincipal(50) };
     const response = await endpoint.handle({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'broken', arguments: {} } }, context);
-    expect(response).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } });
+    expect(response).toEqual({ message: { jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } } });
     expect(logged.join('')).toContain('secret table folio_users is missing');
   });
 });
@@ -356,12 +385,14 @@ describe('schema tools', () => {
     expect(resultText(badType)).toMatch(/^VALIDATION_ERROR: .*type/);
   });
 
-  it('raises the scope refusal as a protocol error in the SDK client', async () => {
+  // Until issue 29 (item 13) the SDK client saw a JSON-RPC error (McpError -32600); now the HTTP 403,
+  // which a client with an OAuth provider answers by asking for the scope (test/oauth-mcp-sdk.test.ts).
+  it('raises the scope refusal as an HTTP 403 in an SDK client without OAuth', async () => {
     const reader = await socket.connect((await t.userWithToken(50, ['content:read'])).token);
     const error = await reader.callTool({ name: 'schema_list_collections', arguments: {} }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32600);
-    expect((error as McpError).message).toContain('Insufficient scope: requires schema:read');
+    expect(error).toBeInstanceOf(StreamableHTTPError);
+    expect((error as StreamableHTTPError).code).toBe(403);
+    expect((error as StreamableHTTPError).message).toContain('Insufficient scope: requires schema:read');
   });
 });
 
@@ -498,8 +529,12 @@ describe('content and revision tools', () => {
   it('needs content scopes: a schema-only token is refused before its arguments are read', async () => {
     const { token } = await t.userWithToken(50, ['schema:read']);
     const read = await callTool(t, 'content_list', { collection, limit: 0 }, { token });
+    expect(read.status).toBe(403);
+    expect(read.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="content:read schema:read"');
     expect(read.body.error).toEqual({ code: -32600, message: 'Insufficient scope: requires content:read' });
     const write = await callTool(t, 'content_create', { collection, data: {} }, { token });
+    expect(write.status).toBe(403);
+    expect(write.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="content:write schema:read"');
     expect(write.body.error).toEqual({ code: -32600, message: 'Insufficient scope: requires content:write' });
   });
 });

@@ -25,13 +25,13 @@ describe.each(storageBackends)('media tools on %s storage', (backend) => {
   });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are arbitrary JSON
-  async function call(name: string, args: unknown, token = t.adminToken): Promise<any> {
+  async function call(name: string, args: unknown, token = t.adminToken, status = 200): Promise<any> {
     const response = await t.request('POST', `${api}/mcp`, {
       token,
       headers: { accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args } },
     });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(status);
     return response.body;
   }
 
@@ -85,14 +85,16 @@ describe.each(storageBackends)('media tools on %s storage', (backend) => {
     expect(await failure('media_get', { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' })).toMatch(/^NOT_FOUND: /);
   });
 
-  it('answers 401 without a token and -32600 without the scope', async () => {
+  // A scope the role allows is answered 403 with an insufficient_scope challenge (issue 29, item 13), the body still the
+  // JSON-RPC error; one above the role (a Subscriber's media:write) stays a JSON-RPC error of a 200.
+  it('answers 401 without a token and 403 with -32600 without the scope', async () => {
     const response = await t.request('POST', `${api}/mcp`, {
       headers: { accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'media_list', arguments: {} } },
     });
     expect(response.status).toBe(401);
     const noScope = (await t.userWithToken(40, ['content:read'])).token;
-    expect((await call('media_list', {}, noScope)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires media:read' });
+    expect((await call('media_list', {}, noScope, 403)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires media:read' });
     expect((await call('media_update', { id: images[0]!.id, alt: 'x' }, readerToken)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires media:write' });
     expect((await call('media_delete', { id: images[0]!.id }, readerToken)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires media:write' });
   });

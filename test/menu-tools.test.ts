@@ -7,9 +7,9 @@ describe('menu tools', () => {
   let t: TestApp;
   let reader: string;
   const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
-  async function call(name: string, args: unknown, token = t.adminToken) {
+  async function call(name: string, args: unknown, token = t.adminToken, status = 200) {
     const response = await t.request('POST', `${api}/mcp`, { token, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(status);
     return response.body;
   }
 
@@ -62,6 +62,6 @@ describe('menu tools', () => {
     expect(unknown.content[0].text).toMatch(/^NOT_FOUND: /);
     expect((await call('menu_get', {})).result.isError).toBe(true);
     const noRead = (await t.userWithToken(40, ['media:read'])).token;
-    expect((await call('menu_list', {}, noRead)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires content:read' });
+    expect((await call('menu_list', {}, noRead, 403)).error).toMatchObject({ code: -32600, message: 'Insufficient scope: requires content:read' });
   });
 });

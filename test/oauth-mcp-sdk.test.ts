@@ -1,6 +1,8 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRedirectUrl, connectWithOAuth, TestOAuthProvider } from './support/mcp-oauth.ts';
@@ -69,5 +71,69 @@ describe('the MCP SDK client with OAuth', () => {
     expect(provider.client!.client_id).toBe(documentUrl);
     const grants = await server.t.request('GET', '/_cms/api/auth/grants', { headers: { cookie: user.cookie } });
     expect(grants.body.data.items).toEqual([expect.objectContaining({ clientId: documentUrl, clientName: 'SDK by metadata document' })]);
+  });
+
+  it('asks for the scopes the 401 challenge names: what the tools use, never admin', async () => {
+    const admin = await signedInUser(server.t, 50);
+    const asked: (string | null)[] = [];
+    const provider = new TestOAuthProvider((url) => {
+      asked.push(url.searchParams.get('scope'));
+      return authorizeInBrowser(server, admin.cookie, url.href);
+    });
+    const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
+    try {
+      // Before issue 29 (item 13) the SDK fell back to scopes_supported, admin included, and an admin's client got it.
+      expect(asked).toEqual(['content:read content:write media:read media:write schema:read schema:write']);
+      expect(provider.saved!.scope).toBe('content:read content:write media:read media:write schema:read schema:write');
+      expect((await client.callTool({ name: 'schema_list_collections', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers a tool whose scope the token lacks with 403 insufficient_scope; the client asks for it, gets it, and the call succeeds', async () => {
+    const person = await signedInUser(server.t, 30);
+    const asked: (string | null)[] = [];
+    const provider = new TestOAuthProvider(
+      (url) => {
+        asked.push(url.searchParams.get('scope'));
+        return authorizeInBrowser(server, person.cookie, url.href);
+      },
+      undefined,
+      { keepsRefreshTokens: false },
+    );
+    const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
+    try {
+      // An author's connection: what the role allowed of what was asked. Then the person becomes an Editor.
+      expect(provider.saved!.scope).toBe('content:read content:write media:read media:write');
+      await server.t.db.kysely.updateTable('users').set({ role: 40 }).where('id', '=', person.userId).execute();
+
+      const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'schema_list_collections', arguments: {} } };
+      const refused = await fetch(server.mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(call),
+      });
+      expect(refused.status).toBe(403);
+      // The scopes the token has and the one it lacks, so asking for them loses nothing.
+      expect(refused.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="content:read content:write media:read media:write schema:read", resource_metadata="${server.origin}/.well-known/oauth-protected-resource", error_description="Insufficient scope: requires schema:read"`,
+      );
+      expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Insufficient scope: requires schema:read' } });
+
+      // The SDK client meets the same 403 and starts an authorization for the challenge's scopes.
+      await expect(client.callTool({ name: 'schema_list_collections', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(asked.at(-1)).toBe('content:read content:write media:read media:write schema:read');
+      const code = provider.response!.searchParams.get('code');
+      expect(code, String(provider.response)).toBeTruthy();
+      await (client.transport as StreamableHTTPClientTransport).finishAuth(code!);
+      expect(provider.saved!.scope).toBe('content:read content:write media:read media:write schema:read');
+      const collections = await client.callTool({ name: 'schema_list_collections', arguments: {} });
+      expect(collections.isError).toBeFalsy();
+      // Nothing was lost on the way.
+      expect((await client.callTool({ name: 'menu_list', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
   });
 });

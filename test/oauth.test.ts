@@ -105,10 +105,12 @@ describe('discovery', () => {
     expect(resourceDocument.authorization_servers).toEqual([as.issuer]);
   });
 
-  it('answers /mcp without a token with 401 naming the resource metadata', async () => {
+  it('answers /mcp without a token with 401 naming the resource metadata and the scopes to ask for', async () => {
     const response = await fetch(server.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.origin}/.well-known/oauth-protected-resource"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.origin}/.well-known/oauth-protected-resource", scope="content:read content:write media:read media:write schema:read schema:write"`,
+    );
   });
 });
 

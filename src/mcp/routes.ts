@@ -9,7 +9,9 @@ import { failure } from '../http/envelope.ts';
 import { requestOrigin, type OriginPolicy } from '../http/origin.ts';
 import { requestHeader } from '../http/request-context.ts';
 import type { AppEnv } from '../http/types.ts';
-import { createMcpEndpoint, type McpEndpoint } from './server.ts';
+import type { Scope } from '../core/roles.ts';
+import { bearerChallenge, scopesToAskFor, toolScopes } from './scope-challenge.ts';
+import { createMcpEndpoint, type McpAnswer, type McpEndpoint } from './server.ts';
 import type { Tool } from './tool.ts';
 
 const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -32,6 +34,7 @@ export interface McpOptions {
 
 export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget, origins }: McpOptions): void {
   const endpoint = createMcpEndpoint(tools);
+  const offered = toolScopes(tools);
   app.post(`${basePath}/mcp`, async (c) => {
     // Before anything else, credentials included: a refused page must not even learn whether its token works.
     const refusal = origins.refusal(requestOrigin((name) => requestHeader(c, name), c.req.url));
@@ -43,15 +46,24 @@ export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly To
       if (!context.principal) throw unauthorized();
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) return internalError(c, error);
-      // The header starts the client's OAuth discovery (mcp.md §5).
-      const metadata = `${publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin}/.well-known/oauth-protected-resource`;
-      // RFC 6750 §3.1: a token that was sent and refused (unknown, expired, revoked, for another
-      // audience) is named, so a client knows to refresh or sign in again; a request without one gets no error code.
+      // The header starts the client's OAuth discovery (mcp.md §5); `scope` is what to ask for: every
+      // scope a tool uses, never `admin` (MCP authorization 2025-11-25, Scope Selection Strategy;
+      // decisions/0036). RFC 6750 §3.1: a token that was sent and refused (unknown, expired, revoked,
+      // for another audience) is named, so a client knows to refresh or sign in again; a request
+      // without one gets no error code.
       const presented = /^bearer\s+\S/i.test(requestHeader(c, 'authorization') ?? '');
-      return failure(c, error, { 'www-authenticate': `Bearer resource_metadata="${metadata}"${presented ? ', error="invalid_token"' : ''}` });
+      const challenge = bearerChallenge({ resource_metadata: resourceMetadataUrl(c, publicUrl), scope: offered.join(' '), error: presented ? 'invalid_token' : undefined });
+      return failure(c, error, { 'www-authenticate': challenge });
     }
     try {
-      return await answer(c, endpoint, context, () => readBuffered(c, bodyLimit, budget));
+      const insufficientScope = (missing: Scope, description: string) =>
+        bearerChallenge({
+          error: 'insufficient_scope',
+          scope: scopesToAskFor(context.principal?.kind === 'user' ? context.principal.scopes : [], missing, offered).join(' '),
+          resource_metadata: resourceMetadataUrl(c, publicUrl),
+          error_description: description,
+        });
+      return await answer(c, endpoint, context, () => readBuffered(c, bodyLimit, budget), insufficientScope);
     } catch (error) {
       // The body's own limits (413, and 503 while the server holds too many bodies) keep their envelope.
       if (error instanceof AppError) return failure(c, error);
@@ -60,7 +72,18 @@ export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly To
   });
 }
 
-async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Context, readBody: () => Promise<string>): Promise<Response> {
+/** The protected resource metadata document (RFC 9728), which every challenge names. */
+function resourceMetadataUrl(c: HonoContext<AppEnv>, publicUrl: string | undefined): string {
+  return `${publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin}/.well-known/oauth-protected-resource`;
+}
+
+async function answer(
+  c: HonoContext<AppEnv>,
+  endpoint: McpEndpoint,
+  context: Context,
+  readBody: () => Promise<string>,
+  insufficientScope: (missing: Scope, description: string) => string,
+): Promise<Response> {
   if (!acceptsJson(requestHeader(c, 'accept'))) return protocolError(c, 406, -32000, 'Not Acceptable: the client must accept application/json');
   if (!jsonType.test(requestHeader(c, 'content-type') ?? '')) {
     return protocolError(c, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -76,9 +99,17 @@ async function answer(c: HonoContext<AppEnv>, endpoint: McpEndpoint, context: Co
   // Notifications (initialized, cancelled) and replies change nothing on a server without sessions.
   if (requests.length === 0) return respond(c, 202, null);
   // In order, so a batch that creates then publishes does so in that order.
-  const responses = [];
-  for (const request of requests) responses.push(await endpoint.handle(request, context));
-  return respond(c, 200, toJsonText(messages.batch ? responses : responses[0]));
+  const answers: McpAnswer[] = [];
+  for (const request of requests) answers.push(await endpoint.handle(request, context));
+  const single = answers[0]!;
+  // A lone request refused for a scope the token could be given: 403 with the challenge (RFC 6750 §3.1),
+  // and the JSON-RPC error as the body. A batch (protocol versions before 2025-06-18, which know no
+  // step-up) keeps each refusal in its own response: one status cannot speak for requests that ran.
+  if (!messages.batch && single.missingScope !== undefined && 'error' in single.message) {
+    const refusal = single.message.error.message;
+    return respond(c, 403, toJsonText(single.message), { 'www-authenticate': insufficientScope(single.missingScope, refusal) });
+  }
+  return respond(c, 200, toJsonText(messages.batch ? answers.map((each) => each.message) : single.message));
 }
 
 function parseMessages(c: HonoContext<AppEnv>, text: string): { list: JSONRPCMessage[]; batch: boolean } | Response {
@@ -129,9 +160,9 @@ function protocolError(c: HonoContext<AppEnv>, status: number, code: number, mes
 }
 
 /** Built with the request's fixed headers as a plain object, as the REST envelope does (http/envelope.ts). */
-function respond(c: HonoContext<AppEnv>, status: number, body: string | null): Response {
+function respond(c: HonoContext<AppEnv>, status: number, body: string | null, extra: Record<string, string> = {}): Response {
   c.set('responseHeadersApplied', true);
-  const headers = body === null ? c.get('responseHeaders') : { ...c.get('responseHeaders'), 'content-type': 'application/json' };
+  const headers = body === null ? c.get('responseHeaders') : { ...c.get('responseHeaders'), 'content-type': 'application/json', ...extra };
   return new Response(body, { status, headers });
 }
 
@@ -155,10 +186,12 @@ export function describeMcpEndpoint(document: { paths?: unknown }, basePath: str
         '202': { description: 'Notifications only: accepted, no body' },
         '400': error('Not JSON, not JSON-RPC 2.0, or an unsupported MCP-Protocol-Version'),
         '401': {
-          description: 'Missing or invalid credential; WWW-Authenticate names the protected resource metadata',
+          description: 'Missing or invalid credential; WWW-Authenticate names the protected resource metadata and the scopes the tools use',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         },
-        '403': error('A browser origin or a Host name this server does not answer to (DNS rebinding protection)'),
+        '403': error(
+          'A browser origin or a Host name this server does not answer to (DNS rebinding protection); or a tool call whose token lacks a scope the user may be given: WWW-Authenticate `Bearer error="insufficient_scope", scope="…"` names the scopes to ask for, the body is the JSON-RPC error',
+        ),
         '406': error('The client does not accept application/json'),
         '415': error('The body is not declared as application/json'),
       },

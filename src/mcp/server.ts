@@ -17,20 +17,31 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
 import { RawJson, toJsonText } from '../core/raw-json.ts';
+import type { Scope } from '../core/roles.ts';
+import { missingScope } from './scope-challenge.ts';
 import type { Tool } from './tool.ts';
 
 export type JsonRpcResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
+/** One request's answer; `missingScope` when a tool was refused for a scope the token could be given (the transport's 403). */
+export interface McpAnswer {
+  message: JsonRpcResponse;
+  missingScope?: Scope;
+}
+
 export interface McpEndpoint {
   /** Answers one JSON-RPC request on behalf of the caller in `context`. */
-  handle(request: JSONRPCRequest, context: Context): Promise<JsonRpcResponse>;
+  handle(request: JSONRPCRequest, context: Context): Promise<McpAnswer>;
 }
 
 class JsonRpcError extends Error {
   readonly code: number;
-  constructor(code: number, message: string) {
+  /** Set when the refusal is a scope the caller's role allows: asking for it again can help. */
+  readonly missingScope: Scope | undefined;
+  constructor(code: number, message: string, missing?: Scope) {
     super(message);
     this.code = code;
+    this.missingScope = missing;
   }
 }
 
@@ -71,12 +82,15 @@ export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
       const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
       try {
         if (!method) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-        return { jsonrpc: '2.0', id: request.id, result: await method(request.params ?? {}, context) };
+        return { message: { jsonrpc: '2.0', id: request.id, result: await method(request.params ?? {}, context) } };
       } catch (error) {
-        if (error instanceof JsonRpcError) return { jsonrpc: '2.0', id: request.id, error: { code: error.code, message: error.message } };
+        if (error instanceof JsonRpcError) {
+          const message: JsonRpcResponse = { jsonrpc: '2.0', id: request.id, error: { code: error.code, message: error.message } };
+          return error.missingScope === undefined ? { message } : { message, missingScope: error.missingScope };
+        }
         // A bug: logged in full, answered without implementation details.
         context.log.error({ err: error, method: request.method }, 'MCP request failed');
-        return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
+        return { message: { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } } };
       }
     },
   };
@@ -93,11 +107,14 @@ function readParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S
 /**
  * Access is checked before the arguments are read, and its refusal is a protocol error (the spec),
  * as the operation declares it; what the operation refuses is a tool result with `isError`, in the
- * REST error's words.
+ * REST error's words. A refusal for a scope the token lacks but could be given is marked, so the
+ * transport answers 403 with a challenge naming it (decisions/0036): the operation checks the scope
+ * before the role, so a refusal of a caller without the declared scope is that scope's.
  */
 async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>): Promise<CallToolResult> {
+  const refused = (error: AppError) => new JsonRpcError(ErrorCode.InvalidRequest, error.message, missingScope(tool.operation.access, ctx.principal));
   try {
-    return toolResult(await tool.call(ctx, args, { refused: (error) => new JsonRpcError(ErrorCode.InvalidRequest, error.message) }));
+    return toolResult(await tool.call(ctx, args, { refused }));
   } catch (error) {
     // A database that does not answer is the tool's failure too (with when to try again), not a bug.
     const refusal = error instanceof AppError ? error : databaseUnavailable(error, ctx.log);

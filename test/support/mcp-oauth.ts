@@ -20,10 +20,17 @@ export class TestOAuthProvider implements OAuthClientProvider {
   refreshes = 0;
   readonly clientMetadataUrl?: string;
   private readonly approve: (authorizationUrl: URL) => Promise<URL>;
+  private readonly keepsRefreshTokens: boolean;
 
-  constructor(approve: (authorizationUrl: URL) => Promise<URL>, clientMetadataUrl?: string) {
+  /**
+   * `keepsRefreshTokens: false` is a client that keeps only access tokens. The SDK (1.32) answers a 403
+   * insufficient_scope by refreshing first when it holds a refresh token, which cannot widen a token,
+   * and then gives up (modelcontextprotocol/typescript-sdk#2255); without one it asks for the scopes.
+   */
+  constructor(approve: (authorizationUrl: URL) => Promise<URL>, clientMetadataUrl?: string, { keepsRefreshTokens = true } = {}) {
     this.approve = approve;
     this.clientMetadataUrl = clientMetadataUrl;
+    this.keepsRefreshTokens = keepsRefreshTokens;
   }
   get redirectUrl() {
     return clientRedirectUrl;
@@ -42,7 +49,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   }
   saveTokens(tokens: OAuthTokens) {
     if (this.saved) this.refreshes++;
-    this.saved = tokens;
+    this.saved = this.keepsRefreshTokens ? tokens : { ...tokens, refresh_token: undefined };
   }
   async redirectToAuthorization(url: URL) {
     this.response = await this.approve(url);
