@@ -45,7 +45,7 @@ export function registerImportCommand(program: Command): void {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
       if (view === undefined) {
-        console.error('folio: the import is stopped and its job handed back for --resume');
+        console.error('folio: the import is stopped; its job waits for --resume');
         process.exitCode = 130;
         return;
       }
