@@ -46,7 +46,14 @@ describe('hostile requests against a running server', () => {
 
   const send = (path: string, token: string, body: Buffer, requestId: string) =>
     rawRequest(url, 'POST', `${api}${path}`, { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-request-id': requestId }, body);
-  const logsOf = (requestId: string) => server.logs.filter((line) => line.requestId === requestId);
+  /**
+   * A request's log lines, once its closing `request` line is in: the server writes them in order, but
+   * the test may read its answer before the log pipe has brought them.
+   */
+  const logsOf = async (requestId: string) => {
+    await server.waitForLog((line) => line.msg === 'request' && line.requestId === requestId);
+    return server.logs.filter((line) => line.requestId === requestId);
+  };
   const isError = (line: LogLine) => (line.level ?? 0) >= 50;
 
   it('answers every broken multipart body with a 400 (or 403 where the role may not), stores nothing and keeps serving', async () => {
@@ -59,7 +66,7 @@ describe('hostile requests against a running server', () => {
           const expected = who === 'contributor' && path.startsWith('/import') ? 403 : 400;
           expect({ path, who, shape, status: response.status, success: response.body.success }).toEqual({ path, who, shape, status: expected, success: false });
           if (expected === 400) expect(response.body.error.code).toBe('VALIDATION_ERROR');
-          expect(logsOf(requestId).filter(isError)).toEqual([]);
+          expect((await logsOf(requestId)).filter(isError)).toEqual([]);
         }
       }
     }
@@ -81,7 +88,7 @@ describe('hostile requests against a running server', () => {
     for (const [requestId, method, path, headers, body] of cuts) {
       await rawHangUp(url, method, path, { ...headers, 'x-request-id': requestId }, 4096, body);
       expect((await server.waitForLog((line) => line.msg === 'request' && line.requestId === requestId)).status).toBe(499);
-      expect(logsOf(requestId).filter(isError)).toEqual([]);
+      expect((await logsOf(requestId)).filter(isError)).toEqual([]);
     }
     expect(server.child.exitCode).toBeNull();
     expect(await storage.keys()).toEqual([]);
@@ -100,7 +107,7 @@ describe('hostile requests against a running server', () => {
       const response = await rawRequest(url, 'POST', `${api}/plugins/faulty/${path}`, { authorization: `Bearer ${t.adminToken}`, 'x-request-id': requestId });
       expect(response.status).toBe(500);
       expect(response.body.error).toMatchObject({ code: 'INTERNAL_ERROR', details: { requestId } });
-      expect(logsOf(requestId).some((line) => isError(line) && line.msg === 'unhandled error')).toBe(true);
+      expect((await logsOf(requestId)).some((line) => isError(line) && line.msg === 'unhandled error')).toBe(true);
     }
     expect(server.child.exitCode).toBeNull();
     expect((await rawRequest(url, 'GET', `${api}/settings`, { authorization: `Bearer ${t.adminToken}` })).status).toBe(200);
