@@ -148,3 +148,52 @@ describe('magic-link send, known or not', () => {
     }
   });
 });
+
+describe('a link that returns to where sign-in was asked from (issue 29, item 11)', () => {
+  it('carries a return path of Folio’s own pages through the mail, its page and verify, back to that page', async () => {
+    const held = heldMailer();
+    const other = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' }, { mailer: held.mailer });
+    try {
+      // Where the authorization endpoint sent a browser without a session: this very request.
+      const back = '/_cms/oauth/authorize?response_type=code&client_id=folio_client_x&redirect_uri=http%3A%2F%2F127.0.0.1%3A9999%2Fcallback&state=a%26b&scope=content%3Aread';
+      expectSuccess(await other.request('POST', `${api}/auth/magic-link/send`, { body: { email: other.admin.email, return: back } }));
+      const [mail] = await held.release();
+      const link = new URL(mail!.link);
+      expect(link.searchParams.get('return')).toBe(back);
+      // The page the mail opens: its form sends token and return on, as a browser submits it.
+      const page = String((await other.request('GET', link.pathname + link.search)).body);
+      const fields = new URLSearchParams([...page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [name!, value!.replaceAll('&amp;', '&')]));
+      expect(fields.get('return')).toBe(back);
+      const signedIn = await other.request('GET', `${api}/auth/magic-link/verify?${fields}`);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe(back);
+      const cookie = cookieFromResponse(signedIn.headers)!;
+      expect(expectSuccess(await other.request('GET', `${api}/auth/me`, { headers: { cookie } })).item.id).toBe(other.admin.id);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses to mail a return that is not a path of Folio’s own pages, and never redirects off them', async () => {
+    const held = heldMailer();
+    const other = await createTestApp({}, { mailer: held.mailer });
+    try {
+      for (const away of ['https://evil.example/_cms/', '//evil.example/_cms/', '/_cms/../admin', '/_cms/\\evil.example', '/elsewhere', '/_cms/a\nb']) {
+        const refused = await other.request('POST', `${api}/auth/magic-link/send`, { body: { email: other.admin.email, return: away } });
+        expect(issuePaths(refused), away).toEqual(['return']);
+      }
+      expect(held.held()).toBe(0);
+      // A link whose return was changed on the way still signs in, and lands on the account page.
+      expectSuccess(await other.request('POST', `${api}/auth/magic-link/send`, { body: { email: other.admin.email } }));
+      const [mail] = await held.release();
+      expect(new URL(mail!.link).searchParams.has('return')).toBe(false);
+      const page = String((await other.request('GET', `/_cms/sign-in/link?token=x&return=${encodeURIComponent('//evil.example/')}`)).body);
+      expect(page).not.toContain('name="return"');
+      const signedIn = await other.request('GET', `${api}/auth/magic-link/verify?token=${tokenOf(mail!.link)}&return=${encodeURIComponent('https://evil.example/')}`);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/_cms/');
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deferredMailer, type Mail } from '../src/auth/mail.ts';
 import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
 import { clientRedirectUrl, connectWithOAuth, TestOAuthProvider } from './support/mcp-oauth.ts';
 import { signedInUser, startOAuthServer, type OAuthServer } from './support/oauth.ts';
@@ -15,9 +17,12 @@ let server: OAuthServer;
 let browser: Browser;
 /** A page's script answers within this, even on a loaded machine (polled, not waited). */
 const slowMachine = { timeout: 15_000 };
+/** The sign-in mails the server sent, as a mail server would receive them. */
+const mails: Mail[] = [];
+const mailer = deferredMailer(true, pino({ level: 'silent' }), async (mail) => void mails.push(mail));
 
 beforeAll(async () => {
-  server = await startOAuthServer({}, 'localhost');
+  server = await startOAuthServer({}, 'localhost', { mailer });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -103,6 +108,47 @@ describe('the consent page in chromium', () => {
       expect(provider.saved).toBeUndefined();
     } finally {
       await page.context().close();
+    }
+  });
+
+  it('brings a person without a passkey, signing in by a mailed link, back to the consent they came from', async () => {
+    // As `folio admin create` makes them: an account with no passkey, so the link by mail is the way in.
+    const { user } = await server.t.userWithToken(30, ['content:read']);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await context.route(`${clientRedirectUrl}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' }));
+    const seen: { path?: string; mail?: Mail } = {};
+    const provider = new TestOAuthProvider(async (authorizationUrl) => {
+      await page.goto(authorizationUrl.href);
+      await page.waitForURL((url) => url.pathname === '/_cms/sign-in');
+      await page.getByLabel('Or get a sign-in link by email').fill(user.email);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      await expect.poll(() => page.getByRole('status').textContent(), slowMachine).toContain('on its way');
+      await mailer.idle();
+      seen.mail = mails.filter((mail) => mail.to === user.email).at(-1);
+      expect(seen.mail, 'the sign-in mail').toBeDefined();
+      // The person opens the mail's link, in this browser, and confirms.
+      await page.goto(seen.mail!.link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname !== '/_cms/sign-in/link', slowMachine);
+      const landed = new URL(page.url());
+      seen.path = landed.pathname;
+      // Until issue 29 (item 11) the link ended on the account page and the connection was lost.
+      expect(landed.pathname + landed.search).toBe(authorizationUrl.pathname + authorizationUrl.search);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), slowMachine).toBe('Connect an app');
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL((url) => url.href.startsWith(clientRedirectUrl));
+      return new URL(page.url());
+    });
+    const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
+    try {
+      expect(seen.path).toBe('/_cms/oauth/authorize');
+      expect(seen.mail!.text).toContain('go back to where you asked for it');
+      expect(provider.saved!.scope).toBe('content:read content:write media:read media:write');
+      expect((await client.callTool({ name: 'taxonomy_list', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await context.close();
     }
   });
 });

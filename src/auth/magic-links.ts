@@ -7,6 +7,7 @@ import { findUserByEmail, toUser } from '../users/store.ts';
 import type { User } from '../users/schemas.ts';
 import { createMailer, type Mail } from './mail.ts';
 import { signInLimits, spend, spendByClient } from './rate-limit.ts';
+import { landingPath, signInReturnOrLanding } from './return-path.ts';
 import { hashSecret } from './secrets.ts';
 import { sessionTokenFrom, startSession, type IssuedSession } from './sessions.ts';
 import type { MagicLinkSendBody } from './sign-in-schemas.ts';
@@ -31,25 +32,32 @@ export const sendMagicLink = defineOperation({
     mailerOf(ctx).deliverLater(async () => {
       const user = await findUserByEmail(ctx.db, input.email);
       if (!user || user.disabled === 1) return undefined;
-      return signInMail(ctx, user.id, user.email);
+      return signInMail(ctx, user.id, user.email, input.return);
     });
     return { success: true };
   },
 });
 
-/** Stores a new link for the user and writes the mail that carries it. */
-export async function signInMail(ctx: Context, userId: string, email: string): Promise<Mail> {
+/**
+ * Stores a new link for the user and writes the mail that carries it. `returnPath` (already checked
+ * as one of Folio's pages) rides in the link, so the person who asked from an OAuth consent comes
+ * back to it, in whichever browser opens the mail, without a column to remember it in.
+ */
+export async function signInMail(ctx: Context, userId: string, email: string, returnPath?: string): Promise<Mail> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   await ctx.db.kysely
     .insertInto('magic_links')
     .values({ token_hash: hashSecret(token), user_id: userId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + magicLinkLifetimeMs).toISOString() })
     .execute();
-  const link = `${ctx.baseUrl}${magicLinkPagePath}?token=${token}`;
+  const continues = returnPath !== undefined && returnPath !== landingPath;
+  const link = `${ctx.baseUrl}${magicLinkPagePath}?token=${token}${continues ? `&return=${encodeURIComponent(returnPath)}` : ''}`;
+  // Said in the mail: a link someone else asked for would lead to a page they chose (an app to approve).
+  const then = continues ? ' and to go back to where you asked for it (for example an app to connect)' : '';
   return {
     to: email,
     subject: 'Your sign-in link',
-    text: `Open this link within 15 minutes to sign in:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this mail.\n`,
+    text: `Open this link within 15 minutes to sign in${then}:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this mail.\n`,
     link,
   };
 }
@@ -65,7 +73,7 @@ export function mailerOf(ctx: Context) {
 export const verifyMagicLink = defineOperation({
   name: 'auth.magicLink.verify',
   access: access.public,
-  async run(ctx, input: { token: string; cookie?: string }): Promise<{ item: User; session: IssuedSession }> {
+  async run(ctx, input: { token: string; return?: string; cookie?: string }): Promise<{ item: User; session: IssuedSession; returnTo: string }> {
     await spendByClient(ctx, signInLimits.magicLinkVerify, undefined);
     const link = await ctx.db.kysely.deleteFrom('magic_links').where('token_hash', '=', hashSecret(input.token)).returning(['user_id', 'expires_at']).executeTakeFirst();
     const refused = validationError([{ path: 'token', message: 'This sign-in link is invalid, expired or already used: ask for a new one' }]);
@@ -73,6 +81,6 @@ export const verifyMagicLink = defineOperation({
     const user = await ctx.db.kysely.selectFrom('users').selectAll().where('id', '=', link.user_id).executeTakeFirst();
     if (!user || user.disabled === 1) throw refused;
     const session = await startSession(ctx, user, 'magicLink', sessionTokenFrom(input.cookie, ctx.config));
-    return { item: toUser(user), session };
+    return { item: toUser(user), session, returnTo: signInReturnOrLanding(input.return) };
   },
 });

@@ -10,6 +10,7 @@ import { roleName } from '../core/roles.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { defineRoute, type Route } from '../http/route.ts';
 import { findInvitation, type Invitation } from './invitations.ts';
+import { isSignInReturnPath, SignInReturnSchema } from './return-path.ts';
 import { isSetupComplete } from './setup.ts';
 
 /**
@@ -66,10 +67,6 @@ ${body}
 
 const page = (name: string) => defineOperation({ name: `pages.${name}`, access: access.public, run: async () => ({}) });
 
-/** A page that carries a value of its address (a link's token, the setup secret) into its form. */
-const pageWith = (name: string) =>
-  defineOperation({ name: `pages.${name}`, access: access.public, run: async (_ctx, input: { token?: string; secret?: string }) => ({ value: input.token ?? input.secret ?? '' }) });
-
 /**
  * The setup page knows whether setup is complete: a stale link (a second terminal's, an old bookmark)
  * says so at once and points to sign-in, instead of showing a form that can only be refused.
@@ -81,6 +78,17 @@ const setupPage = defineOperation({
 });
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
+const MagicLinkQuery = TokenQuery.extend({ return: SignInReturnSchema.optional() });
+
+/** The mail's link page passes on where the link returns to, when that is one of Folio's pages (else the landing page). */
+const magicLinkPage = defineOperation({
+  name: 'pages.magicLink',
+  access: access.public,
+  run: async (_ctx, input: { token?: string; return?: string }) => ({
+    token: input.token ?? '',
+    returnTo: input.return !== undefined && isSignInReturnPath(input.return) ? input.return : undefined,
+  }),
+});
 const SecretQuery = z.object({ secret: z.string().max(200).optional() });
 
 const invitationPage = defineOperation({
@@ -127,18 +135,19 @@ export const pageRoutes: Route[] = [
     path: '/sign-in/link',
     tag,
     summary: 'Where a sign-in mail leads: one button spends the link (a mail scanner opening it does not)',
-    operation: pageWith('magicLink'),
-    query: TokenQuery,
+    operation: magicLinkPage,
+    query: MagicLinkQuery,
     input: ({ query }) => query,
     result: {
       kind: 'html',
-      render: ({ value }) =>
+      render: ({ token, returnTo }) =>
         layout(
           'magic-link',
           'Sign in',
           html`<form method="get" action="${apiBasePath}/auth/magic-link/verify">
 <p>Continue to sign in to Folio in this browser.</p>
-<input type="hidden" name="token" value="${value}">
+<input type="hidden" name="token" value="${token}">
+${returnTo === undefined ? '' : html`<input type="hidden" name="return" value="${returnTo}">`}
 <button type="submit">Sign in</button>
 </form>`,
         ),

@@ -28,9 +28,6 @@ import {
   WebAuthnOptionsResponse,
 } from './sign-in-schemas.ts';
 
-/** Where a browser lands once signed in. */
-export const landingPath = '/_cms/';
-
 const account = 'Account';
 const setup = 'Setup';
 
@@ -113,12 +110,12 @@ export const signInRoutes = [
     method: 'get',
     path: '/auth/magic-link/verify',
     tag: account,
-    summary: "Spend a sign-in link's token: starts a session (cookie) and redirects to the landing page",
+    summary: "Spend a sign-in link's token: starts a session (cookie) and redirects to where the link returns to (a path under /_cms/), else the landing page",
     operation: verifyMagicLink,
     query: MagicLinkVerifyQuery,
     headers: CookieHeaders,
-    input: ({ query, headers }) => ({ token: query.token, cookie: headers.cookie }),
-    result: { kind: 'redirect', status: 303, location: () => landingPath },
+    input: ({ query, headers }) => ({ token: query.token, return: query.return, cookie: headers.cookie }),
+    result: { kind: 'redirect', status: 303, location: ({ returnTo }) => returnTo },
     cookies: (output, config) => [sessionCookie(config, output.session)],
   }),
   defineRoute({

@@ -1,14 +1,23 @@
 import { z } from 'zod';
 import { EmailSchema, RoleSchema, UserNameSchema, UserSchema } from '../users/schemas.ts';
+import { isSignInReturnPath, SignInReturnSchema } from './return-path.ts';
 
 export const SetupStatusResponse = z.object({
   setupComplete: z.boolean().describe('Whether the first admin exists (setup page or `folio admin create`); the setup endpoints then refuse'),
   hasUsers: z.boolean(),
 });
 
-export const MagicLinkSendBody = z.strictObject({ email: EmailSchema });
+export const MagicLinkSendBody = z.strictObject({
+  email: EmailSchema,
+  return: SignInReturnSchema.refine(isSignInReturnPath, 'Must be a path of Folio’s own pages, under /_cms/')
+    .optional()
+    .describe('Where the link brings the person back to once signed in (the page that sent them to sign in, e.g. an OAuth consent); default /_cms/'),
+});
 
-export const MagicLinkVerifyQuery = z.object({ token: z.string().min(1).max(200).describe('The token of the link the mail carried') });
+export const MagicLinkVerifyQuery = z.object({
+  token: z.string().min(1).max(200).describe('The token of the link the mail carried'),
+  return: SignInReturnSchema.optional().describe('Where to redirect once signed in, as the mail carried it; anything but a path under /_cms/ is /_cms/'),
+});
 
 export const SignedInResponse = z.object({ item: UserSchema });
 

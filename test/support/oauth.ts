@@ -1,6 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { createApp } from '../../src/app.ts';
+import type { Mailer } from '../../src/auth/mail.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 import { freePort } from './ports.ts';
 import { sessionCookieFor } from './sessions.ts';
@@ -18,11 +19,11 @@ export interface OAuthServer {
  * The real app on a socket with PUBLIC_URL set to it, as an OAuth client finds it. `hostName` is what
  * PUBLIC_URL names (`localhost` for browser tests: WebAuthn needs a name, not an address).
  */
-export async function startOAuthServer(overrides: Record<string, string> = {}, hostName = '127.0.0.1'): Promise<OAuthServer> {
+export async function startOAuthServer(overrides: Record<string, string> = {}, hostName = '127.0.0.1', { mailer }: { mailer?: Mailer } = {}): Promise<OAuthServer> {
   const port = await freePort();
   const origin = `http://${hostName}:${port}`;
-  const t = await createTestApp({ PUBLIC_URL: origin, ...overrides });
-  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
+  const t = await createTestApp({ PUBLIC_URL: origin, ...overrides }, mailer ? { mailer } : {});
+  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, mailer });
   const server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
   });

@@ -83,10 +83,15 @@ async function listConnectedApps() {
   if (items.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No app is connected.' }));
 }
 
-/** Where sign-in goes on to: the page that sent the person here (an OAuth consent), if it is one of Folio's own. */
+/**
+ * Where sign-in goes on to: the page that sent the person here (an OAuth consent), if it is one of
+ * Folio's own. The server checks the same for the return a mailed link carries (src/auth/return-path.ts).
+ */
 function afterSignIn() {
   const back = new URLSearchParams(location.search).get('return');
-  return back && back.startsWith('/_cms/') && !back.startsWith('//') ? back : '/_cms/';
+  if (!back || !back.startsWith('/_cms/') || /[\\\s\p{Cc}]/u.test(back)) return '/_cms/';
+  const resolved = new URL(back, location.origin);
+  return resolved.origin === location.origin && resolved.pathname.startsWith('/_cms/') ? back : '/_cms/';
 }
 
 const pages = {
@@ -97,7 +102,9 @@ const pages = {
       location.assign(afterSignIn());
     });
     onSubmit(document.getElementById('link-form'), async (data) => {
-      await call('POST', '/auth/magic-link/send', { email: data.get('email') });
+      // The mailed link brings the person back where a passkey sign-in would (an OAuth consent).
+      const back = afterSignIn();
+      await call('POST', '/auth/magic-link/send', { email: data.get('email'), ...(back === '/_cms/' ? {} : { return: back }) });
       say('If an account uses this address, a sign-in link is on its way. It works once, for 15 minutes.');
     });
   },
