@@ -1,19 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { databaseProjects } from './vitest.projects.ts';
 
-// Every suite runs once per database: always on SQLite, and on PostgreSQL when FOLIO_TEST_POSTGRES_URL
-// is set. Each test file gets its own SQLite file or PostgreSQL schema, so files run in parallel.
-const databases = ['sqlite', ...(process.env.FOLIO_TEST_POSTGRES_URL ? ['postgres'] : [])];
-
+// The default suite: everything under test/ but the fidelity suite (test/fidelity/, which reads
+// WordPress's own test data from outside the repository: `npm run test:fidelity`, vitest.fidelity.config.ts).
+// It needs nothing beside the clone; the exports its import tests read are generated (test/support/wxr-generator.ts).
 export default defineConfig({
-  test: {
-    projects: databases.map((database) => ({
-      test: {
-        name: database,
-        include: ['test/**/*.test.ts'],
-        env: { FOLIO_TEST_DB: database },
-        testTimeout: 30_000,
-        hookTimeout: 60_000,
-      },
-    })),
-  },
+  test: { projects: databaseProjects({ include: ['test/**/*.test.ts'], exclude: ['test/fidelity/**'] }) },
 });

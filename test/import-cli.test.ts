@@ -7,18 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/harness.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { cleanEnv, cliPath, repoRoot, runCli, runProcess } from './support/process.ts';
-import { allPages, blockTestData, importedEntries, sourceItems, themeUnitTest, withMediaAt } from './support/wxr.ts';
-import { generatedCounts, generatedExport } from './support/wxr-generator.ts';
+import { allPages, importedEntries, sourceItems } from './support/wxr.ts';
+import { generatedCounts, generatedExport, generatedSite } from './support/wxr-generator.ts';
 
 /**
- * `folio import wxr` end to end: the shared test data imported from the command line (progress on
- * stderr, the report on stdout), and an import whose CLI process is killed, then resumed.
+ * `folio import wxr` end to end: a generated site imported from the command line (progress on stderr,
+ * the report on stdout; the fidelity suite does the same with WordPress's theme unit test and block
+ * test data, test/fidelity/import-cli.test.ts), and an import whose CLI process is killed, then resumed.
  */
 describe('folio import wxr', () => {
   let t: TestApp;
   let dir: string;
   let env: Record<string, string>;
-  // The theme unit test's media site, on loopback: it has none of the files.
+  // The generated site's media site, on loopback: it has none of the files.
   let site: MediaFixtureServer;
 
   beforeAll(async () => {
@@ -33,33 +34,39 @@ describe('folio import wxr', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('imports the theme unit test and the block test data, printing progress and the report', { timeout: 120_000 }, async () => {
-    const themeFile = path.join(dir, 'themeunittestdata.xml');
-    fs.writeFileSync(themeFile, withMediaAt(themeUnitTest, site.origin));
-    const result = await runCli(['import', 'wxr', themeFile, '--media'], env, 90_000);
+  it('imports a generated site and a second export of it, printing progress and the report', { timeout: 120_000 }, async () => {
+    const siteFile = path.join(dir, 'site.xml');
+    fs.writeFileSync(siteFile, generatedSite({ site: site.origin }));
+    const result = await runCli(['import', 'wxr', siteFile, '--media'], env, 90_000);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/importing Theme Unit Test Data \(58 posts, 21 pages\) as job /);
-    expect(result.stderr).toMatch(/done 186\/186 \(100%\)/);
+    expect(result.stderr).toMatch(/importing Generated Site \(12 posts, 7 pages\) as job /);
+    // 12 posts, 7 pages, 18 menu items and 5 attachments.
+    expect(result.stderr).toMatch(/done 42\/42 \(100%\)/);
     const { state, report } = JSON.parse(result.stdout);
     expect(state).toBe('succeeded');
-    expect(report).toMatchObject({ counts: { posts: 58, pages: 21 }, terms: 191, menus: 6, menuItems: 70, failed: [] });
+    expect(report).toMatchObject({ counts: { posts: 12, pages: 7 }, terms: 7, menus: 3, menuItems: 18, failed: [] });
     // Every file a 404: marked for manual handling, and the import done all the same.
-    expect(report.media.downloads).toMatchObject({ total: 37, downloaded: 0, failed: 37 });
-    expect(report.media.pending).toHaveLength(37);
-    expect(site.hits.size).toBe(37);
+    expect(report.media.downloads).toMatchObject({ total: 5, downloaded: 0, failed: 5 });
+    expect(report.media.pending).toHaveLength(5);
+    expect(site.hits.size).toBe(5);
 
     const entries = await importedEntries(t);
     const pages = new Map((await allPages<{ id: string; data: { parent?: string | null } }>(t, '/content/pages')).map((page) => [page.id, page]));
-    for (const item of sourceItems(themeUnitTest).filter((candidate) => candidate.type === 'page')) {
+    const pageItems = sourceItems(siteFile).filter((candidate) => candidate.type === 'page');
+    expect(pageItems.filter((item) => item.parent !== '0')).toHaveLength(4);
+    for (const item of pageItems) {
       expect(pages.get(entries.get(item.id)!)!.data.parent ?? null, item.id).toBe(item.parent === '0' ? null : entries.get(item.parent)!);
     }
 
-    const blocks = await runCli(['import', 'wxr', blockTestData], env, 90_000);
-    expect(blocks.code, blocks.stderr).toBe(0);
-    const second = JSON.parse(blocks.stdout).report;
-    expect(second.failed).toEqual([]);
+    // Posts 10–16 and the pages again: only posts 13–16 are new.
+    const secondFile = path.join(dir, 'second.xml');
+    fs.writeFileSync(secondFile, generatedSite({ site: site.origin, postIds: [10, 11, 12, 13, 14, 15, 16], menus: false, attachments: false }));
+    const again = await runCli(['import', 'wxr', secondFile], env, 90_000);
+    expect(again.code, again.stderr).toBe(0);
+    const second = JSON.parse(again.stdout).report;
+    expect(second).toMatchObject({ counts: { posts: 4 }, alreadyImported: 3 + 7, failed: [] });
     const imported = await importedEntries(t);
-    expect(sourceItems(blockTestData).filter((item) => ['post', 'page'].includes(item.type) && !imported.has(item.id))).toEqual([]);
+    expect(sourceItems(secondFile).filter((item) => ['post', 'page'].includes(item.type) && !imported.has(item.id))).toEqual([]);
   });
 
   it('resumes an import whose process was killed, with nothing lost or doubled', { timeout: 180_000 }, async () => {

@@ -25,10 +25,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { portableTextIssues } from '../src/content/portable-text.ts';
-import { convertPostContent, htmlToPlainText } from '../src/import/convert/index.ts';
+import { portableTextIssues } from '../../src/content/portable-text.ts';
+import { convertPostContent, htmlToPlainText } from '../../src/import/convert/index.ts';
+import { wordpressDataDir } from '../support/wordpress-data.ts';
 
-const wordpress = join(import.meta.dirname, '../../shared/fixtures/wordpress');
+const wordpress = wordpressDataDir;
 const fixtures = join(wordpress, 'theme-test-data');
 const files = ['themeunittestdata.wordpress.xml', '64-block-test-data.xml'];
 

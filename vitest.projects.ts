@@ -1,0 +1,19 @@
+import { configDefaults, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Every suite runs once per database: always on SQLite, and on PostgreSQL when FOLIO_TEST_POSTGRES_URL
+ * is set. Each test file gets its own SQLite file or PostgreSQL schema, so files run in parallel.
+ */
+export function databaseProjects({ include, exclude = [] }: { include: string[]; exclude?: string[] }): TestProjectInlineConfiguration[] {
+  const databases = ['sqlite', ...(process.env.FOLIO_TEST_POSTGRES_URL ? ['postgres'] : [])];
+  return databases.map((database) => ({
+    test: {
+      name: database,
+      include,
+      exclude: [...configDefaults.exclude, ...exclude],
+      env: { FOLIO_TEST_DB: database },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  }));
+}
