@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultAllowedTypes, loadConfig } from '../src/config.ts';
+import { ConfigError, configVariables, defaultAllowedTypes, loadConfig } from '../src/config.ts';
 
 /** Runs loadConfig expecting a ConfigError, returning it for further checks. */
 function configError(env: Record<string, string>, flags: Record<string, string> = {}): ConfigError {
@@ -292,6 +292,26 @@ describe('flags override the environment', () => {
       JOB_LEASE_MS: '9000',
       IMPORT_UPLOAD_LIMIT: '1mb',
       IMPORT_SOURCES: './env-source.ts',
+      BODY_MEMORY_LIMIT: '32mb',
+      IMPORT_MEDIA_CONCURRENCY: '2',
+      IMPORT_MEDIA_TIMEOUT_MS: '5000',
+      IMPORT_MEDIA_RETRIES: '1',
+      IMPORT_MEDIA_RETRY_DELAY_MS: '10',
+      MEDIA_STORAGE_QUOTA: '1gb',
+      WPCOM_API_URL: 'https://env.example',
+      WPCOM_CLIENT_ID: 'env-id',
+      WPCOM_CLIENT_SECRET: 'env-secret',
+      IMPORT_API_TIMEOUT_MS: '1000',
+      IMPORT_API_RETRIES: '1',
+      IMPORT_API_RETRY_DELAY_MS: '10',
+      TRUST_PROXY: 'true',
+      SMTP_URL: 'smtp://env.example',
+      SMTP_FROM: 'Env <env@example.com>',
+      SESSION_IDLE_TIMEOUT: '1h',
+      SESSION_MAX_AGE: '2d',
+      PLUGINS: 'audit-log',
+      PLUGIN_HOOK_TIMEOUT_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '500',
     };
     const flags = {
       port: '5000',
@@ -319,7 +339,29 @@ describe('flags override the environment', () => {
       jobLeaseMs: '2000',
       importUploadLimit: '3mb',
       importSources: './flag-source.ts',
+      bodyMemoryLimit: '128mb',
+      importMediaConcurrency: '3',
+      importMediaTimeoutMs: '7000',
+      importMediaRetries: '4',
+      importMediaRetryDelayMs: '20',
+      mediaStorageQuota: '2gb',
+      wpcomApiUrl: 'http://127.0.0.1:9000/',
+      wpcomClientId: 'flag-id',
+      importApiTimeoutMs: '3000',
+      importApiRetries: '5',
+      importApiRetryDelayMs: '30',
+      trustProxy: '3',
+      smtpUrl: 'smtps://flag.example:465',
+      smtpFrom: 'Flag <flag@example.com>',
+      sessionIdleTimeout: '2h',
+      sessionMaxAge: '3d',
+      // Empty is a choice for PLUGINS: a flag can load none whatever the environment says.
+      plugins: '',
+      pluginHookTimeoutMs: '300',
+      webhookTimeoutMs: '700',
     };
+    // With the SMTP parts' test below, every flag of the settings table.
+    expect([...Object.keys(flags), ...Object.keys(smtpPartFlags)].sort()).toEqual(Object.values(configVariables).filter((key) => key !== undefined).sort());
     expect(loadConfig(env, flags)).toEqual({
       ...documentedDefaults,
       port: 5000,
@@ -332,11 +374,40 @@ describe('flags override the environment', () => {
       logFormat: 'pretty',
       corsOrigins: ['https://flag.example'],
       bodyLimit: 64 * 1024,
+      bodyMemoryLimit: 128 * 1024 * 1024,
       schedulerIntervalMs: 200,
       jobConcurrency: 3,
       jobLeaseMs: 2000,
-      import: { ...documentedDefaults.import, uploadLimit: 3 * 1024 * 1024, sources: ['./flag-source.ts'] },
+      import: {
+        uploadLimit: 3 * 1024 * 1024,
+        sources: ['./flag-source.ts'],
+        media: { concurrency: 3, timeoutMs: 7000, retries: 4, retryDelayMs: 20 },
+        mediaQuota: 2 * 1024 ** 3,
+        // The secret has no flag: it comes from the environment.
+        wpcom: { apiUrl: 'http://127.0.0.1:9000', clientId: 'flag-id', clientSecret: 'env-secret', timeoutMs: 3000, retries: 5, retryDelayMs: 30 },
+      },
+      trustProxy: 3,
+      smtp: { transport: 'smtps://flag.example:465', from: 'Flag <flag@example.com>' },
+      sessionIdleMs: 2 * 3_600_000,
+      sessionMaxAgeMs: 3 * 86_400_000,
+      plugins: [],
+      pluginHookTimeoutMs: 300,
+      webhooks: { timeoutMs: 700 },
     });
+  });
+
+  const smtpPartFlags = { smtpHost: 'flag-mail.example', smtpPort: '465', smtpUser: 'flag-user' };
+
+  it('prefers the SMTP parts\' flags, and takes SMTP_PASSWORD only from the environment', () => {
+    const env = { SMTP_HOST: 'env-mail.example', SMTP_PORT: '25', SMTP_USER: 'env-user', SMTP_PASSWORD: 'env-password' };
+    expect(loadConfig(env, { ...smtpPartFlags, smtpPassword: 'flag-password' }).smtp).toEqual({
+      transport: { host: 'flag-mail.example', port: 465, secure: true, auth: { user: 'flag-user', pass: 'env-password' } },
+      from: 'Folio <folio@localhost>',
+    });
+  });
+
+  it('names no flag for a setting read only from the environment', () => {
+    expect(configError({ WPCOM_CLIENT_ID: '12345' }).problems).toEqual(['WPCOM_CLIENT_ID (--wpcom-client-id) and WPCOM_CLIENT_SECRET go together: set both, or neither']);
   });
 
   it('falls back to the environment for flags not given', () => {

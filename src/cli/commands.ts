@@ -12,18 +12,15 @@ import { createUser, requireUserByEmail } from '../users/operations.ts';
 import { CreateUserInput } from '../users/schemas.ts';
 import { withCliContext } from './context.ts';
 import { parseDuration } from './duration.ts';
+import { declareDatabaseFlag } from './setting-flags.ts';
 
-/** The database flag every command takes, so the CLI can point at the server's database. */
-export function databaseOption(command: Command): Command {
-  return command.option('--database-url <url>', 'database to use (default: DATABASE_URL, else ./data/folio.db)');
-}
 
 function flagsOf(options: { databaseUrl?: string }): ConfigFlags {
   return options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl };
 }
 
 export function registerDataCommands(program: Command): void {
-  databaseOption(program.command('migrate').description('apply pending database migrations and exit')).action(async (options) => {
+  declareDatabaseFlag(program.command('migrate').description('apply pending database migrations and exit')).action(async (options) => {
     await withCliContext(flagsOf(options), async (ctx) => {
       // withCliContext has migrated already; a second call reports there is nothing left.
       await migrateToLatest(ctx.db);
@@ -38,7 +35,7 @@ export function registerDataCommands(program: Command): void {
       .requiredOption('--email <email>', 'sign-in email address (unique)')
       .requiredOption('--name <name>', 'display name');
     if (withRole) command.requiredOption('--role <role>', 'role: 10-50 or subscriber, contributor, author, editor, admin');
-    databaseOption(command).action(async (options) => {
+    declareDatabaseFlag(command).action(async (options) => {
       const role = withRole ? parseRole(options.role) : roles.admin;
       if (role === undefined) {
         throw validationError([{ path: 'role', message: `Unknown role "${options.role}": use 10, 20, 30, 40, 50 or subscriber, contributor, author, editor, admin` }]);
@@ -56,7 +53,7 @@ export function registerDataCommands(program: Command): void {
   addUserCommand(program.command('user').description('manage users'), 'create', 'create a user with a role (prints its id)', true);
 
   const token = program.command('token').description('manage personal access tokens');
-  databaseOption(
+  declareDatabaseFlag(
     token
       .command('create')
       .description("create a personal access token for a user; prints only the token, so scripts can capture it")
@@ -80,7 +77,7 @@ export function registerDataCommands(program: Command): void {
     });
   });
 
-  databaseOption(token.command('list').description('list tokens (never their secrets)').option('--email <email>', 'only the tokens of this user')).action(
+  declareDatabaseFlag(token.command('list').description('list tokens (never their secrets)').option('--email <email>', 'only the tokens of this user')).action(
     async (options) => {
       await withCliContext(flagsOf(options), async (ctx) => {
         const userId = options.email === undefined ? undefined : (await requireUserByEmail(ctx, options.email)).id;
@@ -94,7 +91,7 @@ export function registerDataCommands(program: Command): void {
     },
   );
 
-  databaseOption(token.command('revoke').description('revoke a token by its id (see token list)').requiredOption('--id <id>', 'the token id')).action(
+  declareDatabaseFlag(token.command('revoke').description('revoke a token by its id (see token list)').requiredOption('--id <id>', 'the token id')).action(
     async (options) => {
       await withCliContext(flagsOf(options), async (ctx) => {
         await runOperation(revokeToken, ctx, () => ({ id: String(options.id) }));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { validationError } from '../core/errors.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
-import { databaseOption } from './commands.ts';
+import { declareDatabaseFlag } from './setting-flags.ts';
 import { withCliContext } from './context.ts';
 import { folioCommand, shellWord } from './hints.ts';
 
@@ -15,7 +15,7 @@ import { folioCommand, shellWord } from './hints.ts';
  */
 export function registerImportCommand(program: Command): void {
   const command = program.command('import').description('import content from another platform');
-  databaseOption(
+  declareDatabaseFlag(
     command
       .command('wxr')
       .description('import a WordPress export file (WXR): posts, pages, custom types, terms, menus, authors; prints the report as JSON')
