@@ -5,6 +5,7 @@ import { createApp } from './app.ts';
 import { folioCommand } from './cli/hints.ts';
 import { createMailer } from './auth/mail.ts';
 import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.ts';
+import { isIpAddressUrl } from './auth/webauthn.ts';
 import { systemClock } from './core/clock.ts';
 import type { EntryChangeListener } from './content/changes.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
@@ -71,11 +72,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (!mailer.delivers) {
     log.warn('no SMTP server configured (SMTP_URL or SMTP_HOST): sign-in and invitation links are written to this log instead of being mailed; fine for development, never for a public site');
   }
+  // Links are printed at the public address, never at the bound one: 127.0.0.1 cannot make a passkey.
+  const publicAddress = configuredBaseUrl({ ...config, port: address.port });
+  if (isIpAddressUrl(publicAddress)) log.warn(passkeysRefusedAt(publicAddress, config, address.port));
   if (setupSecret !== undefined) {
-    log.info(`setup: create the first admin in your browser at ${config.publicUrl ?? url}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
+    log.info(`setup: create the first admin in your browser at ${publicAddress}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${folioCommand(config.database, firstAdminArgs)}`);
-  const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: configuredBaseUrl(config), plugins };
+  const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: publicAddress, plugins };
   const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();
   const pluginWork = plugins.startBackground(background);
@@ -102,6 +106,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         log.info('folio stopped');
       })()),
   };
+}
+
+/** The start-up warning for a public address that is an IP address: why passkeys fail there, and what to use. */
+function passkeysRefusedAt(publicAddress: string, config: Config, port: number): string {
+  const source = config.publicUrl === undefined ? `HOST ${config.host} (PUBLIC_URL is unset)` : `PUBLIC_URL ${config.publicUrl}`;
+  return `${source} makes ${publicAddress} Folio's public address, an IP address: browsers refuse passkeys (WebAuthn) on an IP address, so setup and passkey sign-in will fail there; set PUBLIC_URL to a domain name that reaches this server (http://localhost:${port} on this computer)`;
 }
 
 /** Where media is kept, for people: the directory, or the bucket. */

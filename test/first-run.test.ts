@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { freePort } from './support/ports.ts';
 import { cliPath, repoRoot, runCli, runProcess, spawnServer, type CliResult, type LogLine, type ServerProcess } from './support/process.ts';
 
 /** What a newcomer meets: an old Node.js refused in one sentence, readable logs, and the next step. */
@@ -221,7 +222,10 @@ describe('a first start', () => {
 
     it('prints a one-time setup link for the browser, and says sign-in links only reach the log without SMTP', () => {
       const setup = server.logs.find((line) => typeof line.msg === 'string' && line.msg.startsWith('setup:'));
-      expect(setup?.msg).toMatch(/ at http:\/\/127\.0\.0\.1:\d+\/_cms\/setup\?secret=[\w-]{32} /);
+      // At localhost, not at the bound 127.0.0.1: browsers refuse passkeys on an IP address.
+      const port = new URL(String(server.logs.find(jsonListening)!.url)).port;
+      expect(setup?.msg).toMatch(new RegExp(` at http://localhost:${port}/_cms/setup\\?secret=[\\w-]{32} `));
+      expect(server.logs.filter((line) => line.level === 40).map((line) => line.msg)).not.toContainEqual(expect.stringContaining('IP address'));
       const smtp = server.logs.find((line) => typeof line.msg === 'string' && line.msg.startsWith('no SMTP server configured'));
       expect(smtp?.level).toBe(40);
     });
@@ -230,6 +234,28 @@ describe('a first start', () => {
       const lines = server.stdout.trim().split('\n');
       expect(lines.length).toBeGreaterThan(2);
       for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    });
+  });
+
+  describe('with PUBLIC_URL', () => {
+    /** The start-up warnings about the public address: passkeys and IP addresses. */
+    const ipWarnings = (server: ServerProcess) => server.logs.filter((line) => line.level === 40 && String(line.msg).includes('IP address'));
+
+    it('warns once, at start, that passkeys will not work when it is an IP address, and what to use instead', async () => {
+      const port = await freePort();
+      const server = await startAndRequest({ LOG_FORMAT: 'json', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, jsonListening);
+      const warnings = ipWarnings(server);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.msg).toBe(
+        `PUBLIC_URL http://127.0.0.1:${port} makes http://127.0.0.1:${port} Folio's public address, an IP address: browsers refuse passkeys (WebAuthn) on an IP address, so setup and passkey sign-in will fail there; set PUBLIC_URL to a domain name that reaches this server (http://localhost:${port} on this computer)`,
+      );
+    });
+
+    it('does not warn when it is a name, such as localhost', async () => {
+      const port = await freePort();
+      const server = await startAndRequest({ LOG_FORMAT: 'json', PORT: String(port), PUBLIC_URL: `http://localhost:${port}` }, jsonListening);
+      expect(server.logs.some(jsonListening)).toBe(true);
+      expect(ipWarnings(server)).toEqual([]);
     });
   });
 

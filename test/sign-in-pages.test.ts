@@ -1,12 +1,18 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { deferredMailer, type Mail } from '../src/auth/mail.ts';
 import { createSetupSecret } from '../src/auth/setup.ts';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
 import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
 import { api } from './support/content.ts';
+import { createTestDatabase } from './support/database.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { freePort } from './support/ports.ts';
 
@@ -130,6 +136,93 @@ describe('in a browser with a passkey authenticator', () => {
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
     } finally {
       await context.close();
+    }
+  });
+});
+
+/**
+ * `folio serve` as a person starts it: no PUBLIC_URL, the default HOST, a database of its own. Gives
+ * the setup link it printed and a way to ask it whether setup is done.
+ */
+async function startFreshServer() {
+  const database = await createTestDatabase();
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-media-'));
+  const lines: { level: number; msg: string }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const port = await freePort();
+  const running = await startServer(loadConfig({ DATABASE_URL: database.url, MEDIA_DIR: mediaDir, PORT: String(port), WPCOM_API_URL: 'http://127.0.0.1:9' }, {}, false), log);
+  const printed = lines.map((line) => / at (\S+\/_cms\/setup\?secret=\S+) /.exec(line.msg)?.[1]).find((link) => link !== undefined);
+  expect(printed, JSON.stringify(lines)).toBeDefined();
+  return {
+    setupLink: printed!,
+    port,
+    status: async () => ((await (await fetch(`http://127.0.0.1:${port}${api}/setup/status`)).json()) as { data: { setupComplete: boolean; hasUsers: boolean } }).data,
+    close: async () => {
+      await running.close();
+      await database.drop();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function fillSetupForm(page: Page): Promise<void> {
+  await page.getByLabel('Your name').fill('Ada Lovelace');
+  await page.getByLabel('Your email').fill('ada@example.com');
+  await page.getByRole('button', { name: 'Create account and passkey' }).click();
+}
+
+describe('a fresh server at the default address, in a browser', () => {
+  it('prints a setup link that creates the first admin with a passkey and lands signed in', async () => {
+    const server = await startFreshServer();
+    const { context, page } = await deviceWithPasskeys(browser);
+    try {
+      expect(server.setupLink).toMatch(new RegExp(`^http://localhost:${server.port}/_cms/setup\\?secret=`));
+      await page.goto(server.setupLink);
+      await fillSetupForm(page);
+      await page.waitForURL(`http://localhost:${server.port}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+      expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
+
+  it('creates no admin when the passkey ceremony fails, and the same link then finishes setup', async () => {
+    const server = await startFreshServer();
+    const atIpAddress = server.setupLink.replace(`//localhost:`, `//127.0.0.1:`);
+    const { context, page } = await deviceWithPasskeys(browser);
+    // A device whose user verification fails: the browser refuses to create the passkey.
+    const unverified = await browser.newContext();
+    try {
+      // The bound address, which the server printed before: the page says why passkeys fail there, and they do.
+      await page.goto(atIpAddress);
+      await expect.poll(() => page.locator('.warning').textContent()).toContain('IP address');
+      await fillSetupForm(page);
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('No passkey was created');
+      expect(await server.status()).toEqual({ setupComplete: false, hasUsers: false });
+
+      const unverifiedPage = await unverified.newPage();
+      const cdp = await unverified.newCDPSession(unverifiedPage);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: false, automaticPresenceSimulation: true },
+      });
+      await unverifiedPage.goto(server.setupLink);
+      await fillSetupForm(unverifiedPage);
+      await expect.poll(() => unverifiedPage.getByRole('status').textContent()).toContain('No passkey was created');
+      expect(await server.status()).toEqual({ setupComplete: false, hasUsers: false });
+
+      await page.goto(server.setupLink);
+      await fillSetupForm(page);
+      await page.waitForURL(`http://localhost:${server.port}/_cms/`);
+      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
+    } finally {
+      await unverified.close();
+      await context.close();
+      await server.close();
     }
   });
 });

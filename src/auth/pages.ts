@@ -12,6 +12,7 @@ import { defineRoute, type Route } from '../http/route.ts';
 import { findInvitation, type Invitation } from './invitations.ts';
 import { isSignInReturnPath, SignInReturnSchema } from './return-path.ts';
 import { isSetupComplete } from './setup.ts';
+import { isIpAddressUrl } from './webauthn.ts';
 
 /**
  * The sign-in pages under /_cms/ (decisions/0021): server-rendered HTML with labels, headings and a
@@ -74,7 +75,7 @@ const page = (name: string) => defineOperation({ name: `pages.${name}`, access: 
 const setupPage = defineOperation({
   name: 'pages.setup',
   access: access.public,
-  run: async (ctx, input: { secret?: string }) => ({ secret: input.secret ?? '', complete: await isSetupComplete(ctx.db) }),
+  run: async (ctx, input: { secret?: string }) => ({ secret: input.secret ?? '', complete: await isSetupComplete(ctx.db), passkeysRefused: isIpAddressUrl(ctx.baseUrl) }),
 });
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
@@ -89,6 +90,10 @@ const magicLinkPage = defineOperation({
     returnTo: input.return !== undefined && isSignInReturnPath(input.return) ? input.return : undefined,
   }),
 });
+/** Said before the form rather than after a failed ceremony: the page's address is what passkeys depend on. */
+const ipAddressWarning = html`<p class="warning">This page's address is an IP address, where browsers refuse passkeys. Open the same link with a name instead: <strong>localhost</strong> in place of 127.0.0.1 on this computer, or the server's domain name (set <code>PUBLIC_URL</code> to it).</p>
+`;
+
 const SecretQuery = z.object({ secret: z.string().max(200).optional() });
 
 const invitationPage = defineOperation({
@@ -163,7 +168,7 @@ ${returnTo === undefined ? '' : html`<input type="hidden" name="return" value="$
     input: ({ query }) => query,
     result: {
       kind: 'html',
-      render: ({ secret, complete }) =>
+      render: ({ secret, complete, passkeysRefused }) =>
         complete
           ? layout(
               'setup-complete',
@@ -174,7 +179,7 @@ ${returnTo === undefined ? '' : html`<input type="hidden" name="return" value="$
           : layout(
               'setup',
               'Set up Folio',
-              html`<p>Create the first administrator. Then your browser creates a passkey to sign in with.</p>
+              html`${passkeysRefused ? ipAddressWarning : ''}<p>Create the first administrator with a passkey your browser creates to sign in with.</p>
 <form id="setup-form">
 <input type="hidden" name="secret" value="${secret}">
 <label for="name">Your name</label>

@@ -1,7 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
 import { AppError, notFound } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { findUserById, toUser } from '../users/store.ts';
@@ -11,13 +10,7 @@ import * as store from './passkey-store.ts';
 import { signInLimits, spendByClient } from './rate-limit.ts';
 import { sessionTokenFrom, startSession, type IssuedSession } from './sessions.ts';
 import type { PasskeyAssertionBody, PasskeyRegistrationBody, RenamePasskeyBody } from './sign-in-schemas.ts';
-import { registrationRefused, relyingParty, signInRefused, spendChallenge, storeChallenge } from './webauthn.ts';
-
-/**
- * The WebAuthn library is loaded on the first passkey request: it and its dependencies weigh some
- * 25 MB, which a server that never sees a passkey (or has not yet) need not carry.
- */
-const simpleWebAuthn = () => import('@simplewebauthn/server');
+import { registrationRefused, relyingParty, signInRefused, simpleWebAuthn, spendChallenge, storeChallenge, verifiedPasskeyRow } from './webauthn.ts';
 
 /** Passkeys (DECISIONS §6): WebAuthn with `@simplewebauthn/server`, at most 10 a user. */
 export const maxPasskeysPerUser = 10;
@@ -113,26 +106,7 @@ export const registerPasskey = defineOperation({
     const { name, ...response } = input;
     await spendByClient(ctx, signInLimits.passkeyRegister, actor.userId);
     const challenge = await spendChallenge(ctx, response, 'registration', actor.userId, registrationRefused);
-    const party = relyingParty(ctx);
-    let verified;
-    try {
-      verified = await (await simpleWebAuthn()).verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: party.origin, expectedRPID: party.id, requireUserVerification: false });
-    } catch (error) {
-      throw registrationRefused((error as Error).message);
-    }
-    if (!verified.verified) throw registrationRefused('The attestation does not verify');
-    const { credential } = verified.registrationInfo;
-    const row: store.PasskeyRow = {
-      id: newId(),
-      user_id: actor.userId,
-      credential_id: credential.id,
-      public_key: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: JSON.stringify(credential.transports ?? response.response.transports ?? []),
-      name: name ?? 'Passkey',
-      created_at: ctx.clock.now().toISOString(),
-      last_used_at: null,
-    };
+    const row = await verifiedPasskeyRow(ctx, { response, challenge, userId: actor.userId, name: name ?? 'Passkey' }, registrationRefused);
     return inTransaction(ctx.db, async (db) => {
       await store.lockUser(db, actor.userId);
       if ((await store.listPasskeyRows(db, actor.userId)).length >= maxPasskeysPerUser) throw tooManyPasskeys();

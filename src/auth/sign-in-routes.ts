@@ -8,7 +8,7 @@ import { sendMagicLink, verifyMagicLink } from './magic-links.ts';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey, renamePasskey } from './passkeys.ts';
 import type { User } from '../users/schemas.ts';
 import { sessionCookie, type IssuedSession } from './sessions.ts';
-import { createFirstAdmin, getSetupStatus } from './setup.ts';
+import { createFirstAdmin, firstAdminPasskeyOptions, getSetupStatus } from './setup.ts';
 import {
   AcceptInvitationBody,
   CookieHeaders,
@@ -23,6 +23,7 @@ import {
   PasskeyResponse,
   RenamePasskeyBody,
   SetupAdminBody,
+  SetupAdminOptionsBody,
   SetupStatusResponse,
   SignedInResponse,
   WebAuthnOptionsResponse,
@@ -58,7 +59,16 @@ function signInRoute<B extends z.ZodType>(spec: {
 /** Sign-in, account and setup endpoints (rest-api.md §4 Sign-in and account). */
 export const signInRoutes = [
   defineRoute({ method: 'get', path: '/setup/status', tag: setup, summary: 'Whether setup is complete and whether users exist (public)', operation: getSetupStatus, response: SetupStatusResponse }),
-  signInRoute({ path: '/setup/admin', tag: setup, summary: "Create the first admin with the setup link's secret, completing setup, and start their session (cookie)", operation: createFirstAdmin, body: SetupAdminBody, status: 201 }),
+  defineRoute({
+    method: 'post',
+    path: '/setup/admin/options',
+    tag: setup,
+    summary: "WebAuthn options for the first admin's passkey, with the setup link's secret (creates no account; the challenge is good for one `POST /setup/admin`, 5 minutes)",
+    operation: firstAdminPasskeyOptions,
+    body: SetupAdminOptionsBody,
+    response: WebAuthnOptionsResponse,
+  }),
+  signInRoute({ path: '/setup/admin', tag: setup, summary: "Create the first admin with the setup link's secret and their verified passkey, completing setup, and start their session (cookie)", operation: createFirstAdmin, body: SetupAdminBody, status: 201 }),
   defineRoute({
     method: 'post',
     path: '/auth/passkey/options',

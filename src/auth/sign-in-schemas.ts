@@ -85,8 +85,12 @@ export const AcceptInvitationBody = z.strictObject({
   name: UserNameSchema,
 });
 
-export const SetupAdminBody = z.strictObject({
+export const SetupAdminOptionsBody = z.strictObject({
   secret: z.string().min(1).max(200).describe('The secret of the setup link the server printed at start'),
   name: UserNameSchema,
   email: EmailSchema,
+});
+
+export const SetupAdminBody = SetupAdminOptionsBody.extend({
+  passkey: PasskeyRegistrationBody.omit({ name: true }).describe("What `navigator.credentials.create()` gave for the options of `POST /setup/admin/options`, as `toJSON()` writes it"),
 });

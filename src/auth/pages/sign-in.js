@@ -110,9 +110,19 @@ const pages = {
   },
   setup() {
     onSubmit(document.getElementById('setup-form'), async (data) => {
-      await call('POST', '/setup/admin', { secret: data.get('secret'), name: data.get('name'), email: data.get('email') });
-      say('Your account is ready. Now create your passkey.');
-      await registerPasskey('First passkey');
+      if (!supportsPasskeys()) throw new Error('This browser cannot create passkeys: open this link in another browser, or create the admin with folio admin create.');
+      const account = { secret: data.get('secret'), name: data.get('name'), email: data.get('email') };
+      // The account is created only with a passkey the server has verified (decisions/0011):
+      // if the browser refuses or the person cancels, nothing exists yet and this form works again.
+      const options = await call('POST', '/setup/admin/options', account);
+      say('Now create your passkey.');
+      let credential;
+      try {
+        credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+      } catch (error) {
+        throw new Error(`No passkey was created (${error.message || error.name}), so no account either: this link still works, try again.`, { cause: error });
+      }
+      await call('POST', '/setup/admin', { ...account, passkey: credential.toJSON() });
       location.assign('/_cms/');
     });
   },
