@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { flagKey, flagName, settingEntries, settings, type LogFormat, type LogLevel, type RawConfig, type Setting, type Variable } from './config/settings.ts';
+import { flagKey, flagName, settingEntries, settings, type FlagKey, type LogFormat, type LogLevel, type RawConfig, type Setting, type Variable } from './config/settings.ts';
 
 /**
  * Folio's whole configuration: environment variables, overridden by CLI flags, validated once before
@@ -118,10 +118,10 @@ export type { LogFormat, LogLevel } from './config/settings.ts';
 export { defaultAllowedTypes } from './config/settings.ts';
 
 /** Each variable Folio reads, with the key of its `folio serve` flag's value (undefined: environment only). */
-export const configVariables = Object.fromEntries(settingEntries.map(([variable, setting]) => [variable, keyOfFlag(setting)])) as Record<Variable, string | undefined>;
+export const configVariables = Object.fromEntries(settingEntries.map(([variable, setting]) => [variable, keyOfFlag(setting)])) as Record<Variable, FlagKey | undefined>;
 
 /** Flag values as commander gives them, by key (`databaseUrl` for `--database-url`). */
-export type ConfigFlags = Readonly<Record<string, string | undefined>>;
+export type ConfigFlags = Partial<Record<FlagKey, string>>;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -261,7 +261,7 @@ function named(variable: Variable): string {
   return flag === undefined ? variable : `${variable} (${flag})`;
 }
 
-function keyOfFlag(setting: Setting): string | undefined {
+function keyOfFlag(setting: Setting): FlagKey | undefined {
   const flag = flagName(setting);
   return flag === undefined ? undefined : flagKey(flag);
 }

@@ -135,14 +135,19 @@ export type RawConfig = { [V in Variable]: z.output<(typeof settings)[V]['parse'
 
 export const settingEntries = Object.entries(settings) as [Variable, Setting][];
 
+type CamelCase<Name extends string> = Name extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
+
+/** The key commander gives a flag's value, as a type: `s3ForcePathStyle` for `--s3-force-path-style <bool>`. */
+export type FlagKey = { [V in Variable]: (typeof settings)[V] extends { flag: `--${infer Name} <${string}>` } ? CamelCase<Name> : never }[Variable];
+
 /** `--port` of `--port <port>`; undefined for a setting read only from the environment. */
 export function flagName(setting: Setting): string | undefined {
   return 'flag' in setting ? setting.flag.split(' ')[0] : undefined;
 }
 
 /** The key commander gives a flag's value (`--s3-force-path-style` → `s3ForcePathStyle`). */
-export function flagKey(flag: string): string {
-  return flag.replace(/^--/, '').replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+export function flagKey(flag: string): FlagKey {
+  return flag.replace(/^--/, '').replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) as FlagKey;
 }
 
 /** The default as the README and `--help` show it. */
