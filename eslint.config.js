@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', '.scratch/'] },
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', '.scratch/', 'dist/', '.dist-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,6 +12,8 @@ export function databaseProjects({ include, exclude = [] }: { include: string[];
       include,
       exclude: [...configDefaults.exclude, ...exclude],
       env: { FOLIO_TEST_DB: database },
+      // The tests that start `folio` run the compiled server: dist/ is built first when stale.
+      globalSetup: ['test/support/compiled.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { folioNodeFlags, freePort, root, waitForHttp } from './process.ts';
+import { ensureCompiled, folioNodeFlags, freePort, root, waitForHttp } from './process.ts';
 
 /**
  * `npm run bench:ab -- REV`: the request path of the working tree (B) against commit REV (A), measured
@@ -45,12 +45,13 @@ const scenarios: Scenario[] = [
   { name: 'PUT update entry', method: 'PUT', path: (side) => `/_cms/api/content/ab/${side.entryId}`, body: (n) => ({ data: { rank: n % 997 } }) },
 ];
 
-/** The tree of `rev`, extracted beside the working tree's node_modules. */
+/** The tree of `rev`, extracted beside the working tree's node_modules, and compiled where it has a build (docs/decisions/0039). */
 function checkout(rev: string, dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const archive = execFileSync('git', ['archive', '--format=tar', rev], { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  if (fs.existsSync(path.join(dir, 'bin/build.mjs'))) execFileSync(process.execPath, ['bin/build.mjs'], { cwd: dir, stdio: 'inherit' });
 }
 
 async function databaseUrl(workDir: string, name: string): Promise<string> {
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     checkout(base, path.join(workDir, 'a'));
+    ensureCompiled();
     sides.push(await startSide('a', path.join(workDir, 'a'), workDir), await startSide('b', root, workDir));
     const figures = new Map(scenarios.map((scenario) => [scenario.name, { a: [] as number[], b: [] as number[] }]));
     for (let round = 0; round < rounds; round += 1) {

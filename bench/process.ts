@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -20,8 +20,15 @@ export function folioNodeFlags(tree = root): string[] {
   return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean);
 }
 
+/** Builds dist/ when the sources changed since: `folio` runs the compiled server, as users do (docs/decisions/0039). */
+export function ensureCompiled(): void {
+  const build = spawnSync(process.execPath, [path.join(root, 'bin/build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed: the benchmarks start the compiled server');
+}
+
 /** `folio serve` as `npm start` runs it. */
 export function startFolio(env: Record<string, string>): ChildProcess {
+  ensureCompiled();
   return startProcess([...folioNodeFlags(), 'bin/folio.mjs', 'serve'], env);
 }
 

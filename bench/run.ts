@@ -23,6 +23,7 @@ import { measureSchemaChanges } from './schema-change.ts';
 import { seedTerms, type SeededTerms } from './site-structure.ts';
 import { measureSearch, printSearch } from './search.ts';
 import { measurePlugins, printPlugins } from './plugins.ts';
+import { benchStartup } from './startup.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -50,6 +51,7 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * `import-media` its media download and URL rewrite alone (BENCH_IMPORT_IMAGES images, default 500;
  * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
+ * `startup` the start-up times alone (`folio --help` and `folio serve` to its first answer, decisions/0039);
  * any other value, the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
@@ -132,7 +134,16 @@ async function benchTransformLimits(workDir: string, databaseUrl?: string, token
 
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
-  const alone = only === 'import' ? benchImport : only === 'import-media' ? benchImportMedia : only === 'transform-limits' ? (dir: string) => benchTransformLimits(dir) : undefined;
+  const alone =
+    only === 'import'
+      ? benchImport
+      : only === 'import-media'
+        ? benchImportMedia
+        : only === 'transform-limits'
+          ? (dir: string) => benchTransformLimits(dir)
+          : only === 'startup'
+            ? async () => saveResults({ startup: await benchStartup() })
+            : undefined;
   if (alone) {
     try {
       return await alone(workDir);
@@ -174,6 +185,7 @@ async function main(): Promise<void> {
     printMedia(media);
     saveResults({ media });
     if (only === undefined) {
+      saveResults({ startup: await benchStartup() });
       await benchTransformLimits(workDir, databaseUrl, token);
       await benchImport(workDir);
       await benchImportMedia(workDir);
