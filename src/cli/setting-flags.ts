@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { flagName, settingEntries, settings, shownDefault, type Setting, type Variable } from '../config/settings.ts';
+import { settingEntries, settings, shownDefault, type Setting, type Variable } from '../config/settings.ts';
 
 /**
  * `folio serve`'s options are the settings table's flags (src/config/settings.ts), so no setting can
@@ -10,10 +10,10 @@ export function declareSettingFlags(command: Command): Command {
   for (const [variable, setting] of settingEntries) {
     if ('flag' in setting) command.option(setting.flag, describe(variable, setting));
   }
-  const envOnly = settingEntries.filter(([, setting]) => flagName(setting) === undefined);
-  const reasons = [...new Set(envOnly.map(([, setting]) => ('envOnly' in setting ? setting.envOnly : '')))];
-  const width = Math.max(...envOnly.map(([variable]) => variable.length));
-  const lines = envOnly.map(([variable, setting]) => `  ${variable.padEnd(width)}  ${setting.description}`);
+  const envOnly = settingEntries.flatMap(([variable, setting]) => ('envOnly' in setting ? [{ variable, description: setting.description, reason: setting.envOnly }] : []));
+  const reasons = [...new Set(envOnly.map((item) => item.reason))];
+  const width = Math.max(...envOnly.map((item) => item.variable.length));
+  const lines = envOnly.map((item) => `  ${item.variable.padEnd(width)}  ${item.description}`);
   command.addHelpText('after', `\nOnly in the environment (${reasons.join('; ')}):\n${lines.join('\n')}`);
   return command;
 }
