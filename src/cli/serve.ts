@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { startServer } from '../server.ts';
 import { explainStartFailure } from './problems.ts';
 import { declareSettingFlags } from './setting-flags.ts';
 
@@ -10,6 +9,8 @@ export function registerServeCommand(program: Command): void {
   serve.action(async (options) => {
     const config = loadConfig(process.env, options);
     const log = await createLogger({ level: config.logLevel, format: config.logFormat });
+    // Loaded when serving only: the whole app is most of what `folio --help` would otherwise load.
+    const { startServer } = await import('../server.ts');
     const server = await startServer(config, log).catch((error: unknown) => {
       throw explainStartFailure(error, config);
     });
