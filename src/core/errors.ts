@@ -78,3 +78,12 @@ export function databaseUnavailable(error: unknown, log: OutageLog): AppError | 
   error.outage?.report(log, error.cause);
   return new AppError('SERVICE_UNAVAILABLE', `The database is not answering; try again in ${databaseRetryAfterSeconds} seconds`, { retryAfter: databaseRetryAfterSeconds });
 }
+
+/**
+ * Logs a failure of background work (a pass, a hand-over, a hook run after a commit): a database that
+ * does not answer is its outage, logged once however many passes meet it; anything else is a bug,
+ * logged at error level with `fields`.
+ */
+export function logFailure(log: OutageLog & { error(fields: object, message: string): void }, error: unknown, message: string, fields: object = {}): void {
+  if (databaseUnavailable(error, log) === undefined) log.error({ err: error, ...fields }, message);
+}

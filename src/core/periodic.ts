@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { databaseUnavailable } from './errors.ts';
+import { logFailure } from './errors.ts';
 
 /**
  * Background work done in passes: started at once and then every `intervalMs`, never two passes at
@@ -19,9 +19,7 @@ export interface Periodic<T> {
 export function periodic<T>(pass: () => Promise<T>, options: { intervalMs: number; log: Logger; failure: string }): Periodic<T> {
   // A database that does not answer fails every pass until it is back: that outage is logged once
   // (db/outage.ts), not a stack trace a pass.
-  const onError = (error: unknown) => {
-    if (databaseUnavailable(error, options.log) === undefined) options.log.error({ err: error }, options.failure);
-  };
+  const onError = (error: unknown) => logFailure(options.log, error, options.failure);
   let running: Promise<T> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const runNow = () => (running ??= pass().finally(() => (running = undefined)));

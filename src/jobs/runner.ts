@@ -1,3 +1,4 @@
+import { logFailure } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { periodic } from '../core/periodic.ts';
 import { claimJobs, completeJob, failAttempt, releaseJob, renewLease, type ClaimedJob, type Lease } from './store.ts';
@@ -117,7 +118,7 @@ export function createJobRunner(ctx: JobContext, options: RunnerOptions): JobRun
       }
     } catch (storeError) {
       // The lease runs out and the job is claimed again: nothing is lost but time.
-      jobLog.error({ err: storeError, cause: error }, 'could not record the end of a job');
+      logFailure(jobLog, storeError, 'could not record the end of a job', { cause: error });
     }
   }
 

@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { logFailure } from '../core/errors.ts';
 import { periodic } from '../core/periodic.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, serializeTransactions, type Transaction } from '../db/dialect.ts';
@@ -44,7 +45,7 @@ export async function handOverTo(ctx: { db: Db; log: Logger }, plugins: readonly
     if (consumers.length > 1) {
       for (const plugin of consumers) handed.count += await handOverTo(ctx, [plugin], contextFor);
     } else {
-      ctx.log.error({ err: error, plugin: consumers[0]!.definition.id }, 'a plugin failed to take its queued events; they stay queued and are handed over again later');
+      logFailure(ctx.log, error, 'a plugin failed to take its queued events; they stay queued and are handed over again later', { plugin: consumers[0]!.definition.id });
     }
   }
   return handed.count;

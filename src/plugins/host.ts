@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
-import { AppError, notFound } from '../core/errors.ts';
+import { AppError, logFailure, notFound } from '../core/errors.ts';
 import { toJsonText } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
@@ -121,7 +121,7 @@ export class PluginHost {
         const hook = plugin.definition.hooks![name] as (event: HookEvents[E], ctx: HookContext<unknown>) => void | Promise<void>;
         void Promise.resolve()
           .then(() => hook(hookEvent, this.hookContext(ctx, plugin, settings)))
-          .catch((error: unknown) => ctx.log.error({ err: error, plugin: plugin.definition.id, hook: name }, 'plugin hook failed'));
+          .catch((error: unknown) => logFailure(ctx.log, error, 'plugin hook failed', { plugin: plugin.definition.id, hook: name }));
       }
     });
   }

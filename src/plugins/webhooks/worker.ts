@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { batched } from '../../core/batched.ts';
+import { logFailure } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { periodic } from '../../core/periodic.ts';
 import type { BackgroundContext } from '../types.ts';
@@ -79,7 +80,7 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
       for (const delivery of claimed) {
         // A failure to record the attempt leaves the claim to run out: the delivery is claimed again then.
         const running = attempt(delivery)
-          .catch((error: unknown) => log.error({ err: error, deliveryId: delivery.deliveryId }, 'recording a webhook attempt failed'))
+          .catch((error: unknown) => logFailure(log, error, 'recording a webhook attempt failed', { deliveryId: delivery.deliveryId }))
           .finally(() => inFlight.delete(running));
         inFlight.add(running);
       }
