@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, type TestApp } from './support/harness.ts';
+import { expectMediaMoved, expectMenusAsInSource, expectPageParents, expectStatusesAndDates, expectTermsAsInSource, finishedJob, type ImportedEntry, type ImportedTerm } from './support/import-checks.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { distinctPng, multipart } from './support/media.ts';
 import { allPages, analyze, attachmentPaths, importedEntries, sourceCategories, sourceItems } from './support/wxr.ts';
@@ -9,9 +10,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-type Entry = { id: string; slug: string; status: string; data: Record<string, unknown>; publishedAt?: string; scheduledAt?: string; createdAt: string; bylines?: string[]; primaryBylineId?: string };
-type Term = { id: string; slug: string; parentId: string | null };
-type MenuTree = { id: string; type: string; referenceId: string | null; url: string | null; children: MenuTree[] };
 
 /**
  * The WordPress import end to end through the API (issue 15): a generated site's export and a second
@@ -32,13 +30,6 @@ describe('WordPress import through the API', () => {
   // The generated site's export, and a second export of it: posts 10–16 and the pages, of which only posts 13–16 are new.
   let siteExport: string;
   let secondExport: string;
-
-  /** Execute answers when the import has finished (issue 29, item 19): the job, succeeded, with its report. */
-  function finished(response: Awaited<ReturnType<typeof request>>) {
-    const job = expectSuccess(response).item;
-    expect(job.state, JSON.stringify(job)).toBe('succeeded');
-    return job;
-  }
 
   beforeAll(async () => {
     site = await startMediaFixtures();
@@ -75,7 +66,7 @@ describe('WordPress import through the API', () => {
       expect.objectContaining({ postType: 'post', collection: 'posts', created: false, fieldsAdded: expect.arrayContaining(['content', 'excerpt', 'featured_image', 'meta']) }),
       expect.objectContaining({ postType: 'page', collection: 'pages', created: true }),
     ]);
-    const done = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true, includeTaxonomies: true, includeMenus: true } }));
+    const done = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true, includeTaxonomies: true, includeMenus: true } }));
     expect(done).toMatchObject({ analysisId: analysis.analysisId, progress: { phase: 'done' }, attempts: 1, lastError: null, finishedAt: expect.any(String) });
     jobId = done.id;
     report = done.report;
@@ -103,98 +94,25 @@ describe('WordPress import through the API', () => {
   });
 
   it('downloads the media in the job, each file once, and leaves no entry pointing at the old media site', async () => {
-    const paths = attachmentPaths(siteExport);
-    for (const path of paths) expect(site.hits.get(path), path).toBe(1);
-    const entries = [...(await allPages<Entry>(t, '/content/posts')), ...(await allPages<Entry>(t, '/content/pages'))];
-    const text = JSON.stringify(entries.map((entry) => entry.data));
-    // Each file by its name without the extension: its size variants (`-150x150`) are the same file.
-    for (const path of paths) expect(text).not.toContain(`${site.origin}${path.replace(/\.[a-z0-9]+$/i, '')}`);
-    const featured = entries.flatMap((entry) => (entry.data.featured_image ? [(entry.data.featured_image as { url: string }).url] : []));
-    expect(featured).toHaveLength(3);
-    for (const url of featured) expect(url).toMatch(/\/media\//);
+    expect(await expectMediaMoved(t, site, siteExport)).toHaveLength(3);
   });
 
   it('maps statuses and keeps dates', async () => {
-    const entries = await importedEntries(t);
-    const posts = new Map((await allPages<Entry>(t, '/content/posts')).map((post) => [post.id, post]));
-    const source = sourceItems(siteExport).filter((item) => item.type === 'post');
-    const statuses = { publish: 'published', future: 'scheduled', draft: 'draft' } as Record<string, string>;
-    for (const item of source) {
-      const post = posts.get(entries.get(item.id)!)!;
-      expect(post.status, item.id).toBe(statuses[item.status]);
-      // Dates are the source's (GMT), not the import's.
-      const wanted = `${item.dateGmt.replace(' ', 'T')}.000Z`;
-      if (item.status !== 'draft') expect(post.createdAt, item.id).toBe(wanted);
-      if (item.status === 'publish') expect(post.publishedAt, item.id).toBe(wanted);
-      if (item.status === 'future') expect(post.scheduledAt).toBe(wanted);
-    }
-    expect(source.filter((item) => item.status === 'future')).toHaveLength(1);
-    expect(source.filter((item) => item.status === 'draft')).toHaveLength(1);
+    await expectStatusesAndDates(t, siteExport);
   });
 
   it('keeps every page parent', async () => {
-    const pages = await allPages<Entry>(t, '/content/pages');
-    const source = sourceItems(siteExport).filter((item) => item.type === 'page');
-    const idBySource = await importedEntries(t);
-    let parents = 0;
-    for (const item of source) {
-      const page = pages.find((candidate) => candidate.id === idBySource.get(item.id))!;
-      const wanted = item.parent === '0' ? null : idBySource.get(item.parent);
-      if (wanted) parents++;
-      expect(page.data.parent ?? null, `page ${item.slug}`).toBe(wanted ?? null);
-    }
-    expect(parents).toBe(4);
+    expect(await expectPageParents(t, siteExport)).toBe(4);
   });
 
   it('keeps every category parent and every term assignment', async () => {
-    const categories = await allPages<Term>(t, '/taxonomies/category/terms');
-    const slugOf = new Map(categories.map((term) => [term.id, term.slug]));
     expect(sourceCategories(siteExport).size).toBe(4);
-    for (const [slug, parent] of sourceCategories(siteExport)) {
-      const term = categories.find((candidate) => candidate.slug === slug)!;
-      expect(term, slug).toBeDefined();
-      expect(term.parentId === null ? '' : slugOf.get(term.parentId), `parent of ${slug}`).toBe(parent);
-    }
-    const entries = await importedEntries(t);
-    let assignments = 0;
-    for (const item of sourceItems(siteExport).filter((candidate) => candidate.type === 'post')) {
-      const post = { id: entries.get(item.id)! };
-      for (const [domain, taxonomy] of [['category', 'category'], ['post_tag', 'tag']] as const) {
-        const wanted = [...new Set(item.terms.filter((term) => term.domain === domain).map((term) => decodeURIComponent(term.nicename)))].sort();
-        const got = expectSuccess(await request('GET', `/content/posts/${post.id}/terms/${taxonomy}`)).items.map((term: Term) => term.slug).sort();
-        expect(got, `${domain} of ${item.slug}`).toEqual(wanted);
-        assignments += wanted.length;
-      }
-    }
-    expect(assignments).toBe(27);
+    expect(await expectTermsAsInSource(t, siteExport)).toBe(27);
   });
 
   it('keeps every menu item, with its nesting and its target', async () => {
-    const source = sourceItems(siteExport).filter((item) => item.type === 'nav_menu_item');
-    const menus = new Map<string, typeof source>();
-    for (const item of source) {
-      const menu = item.terms.find((term) => term.domain === 'nav_menu')!.nicename;
-      menus.set(menu, [...(menus.get(menu) ?? []), item]);
-    }
-    for (const [name, items] of menus) {
-      const tree: MenuTree[] = expectSuccess(await request('GET', `/menus/${name}`)).item.items;
-      const flat: { depth: number; item: MenuTree }[] = [];
-      const walk = (nodes: MenuTree[], depth: number) => nodes.forEach((node) => (flat.push({ depth, item: node }), walk(node.children, depth + 1)));
-      walk(tree, 1);
-      expect(flat.length, name).toBe(items.length);
-      const depthOf = (item: (typeof items)[number]): number => {
-        const parent = item.meta.get('_menu_item_menu_item_parent') ?? '0';
-        return parent === '0' ? 1 : 1 + depthOf(items.find((candidate) => candidate.id === parent)!);
-      };
-      // Folio's menus are at most 10 levels deep: deeper items sit at the tenth, with a warning.
-      const byNumber = (a: number, b: number) => a - b;
-      expect(flat.map((node) => node.depth).sort(byNumber), name).toEqual(items.map((item) => Math.min(depthOf(item), 10)).sort(byNumber));
-      const kinds = (list: string[]) => list.sort();
-      expect(kinds(flat.map((node) => (node.item.type === 'custom' ? 'custom' : node.item.type === 'taxonomy' ? 'taxonomy' : 'entry'))), name).toEqual(
-        kinds(items.map((item) => (item.meta.get('_menu_item_type') === 'custom' ? 'custom' : item.meta.get('_menu_item_type') === 'taxonomy' ? 'taxonomy' : 'entry'))),
-      );
-    }
-    expect([...menus.keys()].sort()).toEqual(['deep', 'main']);
+    const menus = await expectMenusAsInSource(t, siteExport);
+    expect(menus).toEqual(['deep', 'main']);
     expect(expectSuccess(await request('GET', '/menus/empty-menu')).item.items).toEqual([]);
   });
 
@@ -202,7 +120,7 @@ describe('WordPress import through the API', () => {
     const bylines = await allPages<{ id: string; displayName: string; userId: string | null }>(t, '/bylines');
     const visitor = bylines.find((byline) => byline.displayName === 'Visiting Author')!;
     expect(visitor.userId).toBeNull();
-    const posts = await allPages<Entry>(t, '/content/posts');
+    const posts = await allPages<ImportedEntry>(t, '/content/posts');
     const credited = posts.filter((post) => post.primaryBylineId === visitor.id);
     expect(credited.length).toBe(sourceItems(siteExport).filter((item) => item.type === 'post' && item.creator === 'guest').length);
     expect(credited.length).toBe(4);
@@ -219,12 +137,12 @@ describe('WordPress import through the API', () => {
 
   it('duplicates nothing when the same export is imported again', async () => {
     const analysis = expectCreated(await analyze(t, siteExport));
-    const { report: second } = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} }));
+    const { report: second } = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: {} }));
     expect(second.counts).toEqual({});
     expect(second.alreadyImported).toBe(12 + 7 + 18 + 5);
-    expect((await allPages<Entry>(t, '/content/posts')).length).toBe(13);
-    expect((await allPages<Entry>(t, '/content/pages')).length).toBe(7);
-    expect((await allPages<Term>(t, '/taxonomies/category/terms')).length).toBe(4);
+    expect((await allPages<ImportedEntry>(t, '/content/posts')).length).toBe(13);
+    expect((await allPages<ImportedEntry>(t, '/content/pages')).length).toBe(7);
+    expect((await allPages<ImportedTerm>(t, '/taxonomies/category/terms')).length).toBe(4);
     expect((await allPages<unknown>(t, '/bylines')).length).toBe(3);
   });
 
@@ -235,7 +153,7 @@ describe('WordPress import through the API', () => {
     const { body, contentType } = await multipart({ config, file: { bytes: fs.readFileSync(secondExport), filename: 'second.xml' } });
     expectError(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }), 400, 'VALIDATION_ERROR');
     await createCollection(t, 'blocks', [{ slug: 'title', type: 'string' }]);
-    const { report: blocks } = finished(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }));
+    const { report: blocks } = finishedJob(await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } }));
     const source = sourceItems(secondExport).filter((item) => ['post', 'page'].includes(item.type) && !['trash', 'auto-draft', 'inherit'].includes(item.status));
     // Both files come from the same site: a post the first export already brought is not made twice.
     const imported = await importedEntries(t);
@@ -243,7 +161,7 @@ describe('WordPress import through the API', () => {
     expect(blocks.counts).toEqual({ blocks: 4 });
     expect(blocks.alreadyImported).toBe(3 + 7);
     expect(blocks.failed).toEqual([]);
-    const entries = await allPages<Entry>(t, '/content/blocks');
+    const entries = await allPages<ImportedEntry>(t, '/content/blocks');
     const bylines = await allPages<{ id: string; userId: string | null }>(t, '/bylines');
     const mine = bylines.find((byline) => byline.userId === user.id)!;
     const before = new Set(sourceItems(siteExport).map((item) => item.id));
@@ -271,7 +189,7 @@ ${item(1, 'publish')}${item(2, 'future')}${item(3, 'draft')}${item(4, 'pending')
       ]),
     );
     await createCollection(t, 'statuses', [{ slug: 'title', type: 'string' }]);
-    const { report: statuses } = finished(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'statuses' } } }));
+    const { report: statuses } = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection: 'statuses' } } }));
     expect(statuses.counts).toEqual({ statuses: 5 });
     expect(statuses.skipped).toEqual(
       expect.arrayContaining([
@@ -281,7 +199,7 @@ ${item(1, 'publish')}${item(2, 'future')}${item(3, 'draft')}${item(4, 'pending')
       ]),
     );
     expect(statuses.warnings).toEqual([expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' })]);
-    const bySlug = new Map((await allPages<Entry>(t, '/content/statuses')).map((entry) => [entry.slug, entry]));
+    const bySlug = new Map((await allPages<ImportedEntry>(t, '/content/statuses')).map((entry) => [entry.slug, entry]));
     expect([1, 2, 3, 4, 5].map((id) => bySlug.get(`status-${id}`)?.status)).toEqual(['published', 'scheduled', 'draft', 'draft', 'draft']);
     expect(bySlug.get('status-2')!.scheduledAt).toBe('2031-05-01T10:00:00.000Z');
   });
