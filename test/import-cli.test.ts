@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './support/harness.ts';
-import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
+import type { TestApp } from './support/harness.ts';
+import { openCliImportSetting, type CliImportSetting } from './support/import-cli.ts';
+import type { MediaFixtureServer } from './support/media-fixtures.ts';
 import { cleanEnv, cliPath, repoRoot, runCli, runProcess } from './support/process.ts';
 import { allPages, importedEntries, sourceItems } from './support/wxr.ts';
 import { generatedCounts, generatedExport, generatedSite } from './support/wxr-generator.ts';
@@ -22,17 +22,12 @@ describe('folio import wxr', () => {
   // The generated site's media site, on loopback: it has none of the files.
   let site: MediaFixtureServer;
 
+  let setting: CliImportSetting;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-import-cli-'));
-    site = await startMediaFixtures();
-    t = await createTestApp({ MEDIA_DIR: path.join(dir, 'media') });
-    env = { DATABASE_URL: t.database.url, MEDIA_DIR: path.join(dir, 'media'), LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500', OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    setting = await openCliImportSetting();
+    ({ t, dir, env, site } = setting);
   });
-  afterAll(async () => {
-    await t.close();
-    await site.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => setting.close());
 
   it('imports a generated site and a second export of it, printing progress and the report', { timeout: 120_000 }, async () => {
     const siteFile = path.join(dir, 'site.xml');

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/harness.ts';
-import { startMediaFixtures, type MediaFixtureServer } from '../support/media-fixtures.ts';
+import type { TestApp } from '../support/harness.ts';
+import { openCliImportSetting, type CliImportSetting } from '../support/import-cli.ts';
+import type { MediaFixtureServer } from '../support/media-fixtures.ts';
 import { runCli } from '../support/process.ts';
 import { allPages, blockTestData, importedEntries, sourceItems, themeUnitTest, withMediaAt } from '../support/wxr.ts';
 
@@ -18,17 +18,12 @@ describe('folio import wxr, on the theme unit test and block test data', () => {
   // The theme unit test's media site, on loopback: it has none of the files.
   let site: MediaFixtureServer;
 
+  let setting: CliImportSetting;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-import-cli-'));
-    site = await startMediaFixtures();
-    t = await createTestApp({ MEDIA_DIR: path.join(dir, 'media') });
-    env = { DATABASE_URL: t.database.url, MEDIA_DIR: path.join(dir, 'media'), LOG_LEVEL: 'warn', JOB_LEASE_MS: '1500', OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    setting = await openCliImportSetting();
+    ({ t, dir, env, site } = setting);
   });
-  afterAll(async () => {
-    await t.close();
-    await site.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => setting.close());
 
   it('imports the theme unit test and the block test data, printing progress and the report', { timeout: 120_000 }, async () => {
     const themeFile = path.join(dir, 'themeunittestdata.xml');
