@@ -1,7 +1,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { discoverOAuthMetadata, exchangeAuthorization, registerClient, startAuthorization, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,27 @@ describe('the MCP SDK client with OAuth', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('serves a client of MCP 2025-03-26 through the SDK: metadata, registration, authorization and token at the root, offline_access and openid ignored', async () => {
+    // Such a client takes the MCP server's origin for the authorization server, and its fallbacks when needed.
+    const metadata = await discoverOAuthMetadata(server.origin);
+    expect(metadata?.issuer).toBe(server.issuer);
+    const clientMetadata = { client_name: 'March client', redirect_uris: [clientRedirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    const client = await registerClient(server.origin, { clientMetadata, scope: 'content:read offline_access openid' });
+    // Only what Folio knows is echoed (issue 29, item 12).
+    expect(client.scope).toBe('content:read');
+    const { authorizationUrl, codeVerifier } = await startAuthorization(server.origin, { clientInformation: client, redirectUrl: clientRedirectUrl, scope: 'content:read offline_access', state: 'march' });
+    expect(authorizationUrl.pathname).toBe('/authorize');
+    const forwarded = await fetch(authorizationUrl, { redirect: 'manual' });
+    expect(forwarded.status).toBe(302);
+    const user = await signedInUser(server.t, 30);
+    const answer = await authorizeInBrowser(server, user.cookie, new URL(forwarded.headers.get('location')!, server.origin).href);
+    expect(answer.searchParams.get('error')).toBeNull();
+    const tokens = await exchangeAuthorization(server.origin, { clientInformation: client, authorizationCode: answer.searchParams.get('code')!, codeVerifier, redirectUri: clientRedirectUrl });
+    // offline_access asks for a refresh token: there is one; the token's scope is what it can do in Folio.
+    expect(tokens.refresh_token).toBeTruthy();
+    expect(tokens.scope).toBe('content:read');
   });
 
   it('answers a tool whose scope the token lacks with 403 insufficient_scope; the client asks for it, gets it, and the call succeeds', async () => {
