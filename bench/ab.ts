@@ -12,7 +12,8 @@ import { ensureCompiled, folioNodeFlags, freePort, root, waitForHttp } from './p
  * weighs on both alike. A ratio to a bare route hides a slower database-bound path; this does not.
  * Each side gets its own database, seeded through the REST API so any two versions of the API work.
  * BENCH_AB_ROUNDS (default 4), BENCH_DURATION (seconds per measurement, default 5), BENCH_CONNECTIONS
- * (default 50), BENCH_AB_ENTRIES (default 2,000), BENCH_DATABASE_URL (postgres://…: one schema a side).
+ * (default 50), BENCH_AB_ENTRIES (default 2,000), BENCH_DATABASE_URL (postgres://…: one schema a side),
+ * BENCH_AB_ONLY (the scenarios whose names contain it).
  */
 const base = process.argv[2] ?? process.env.BENCH_AB_BASE ?? 'HEAD';
 const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 4);
@@ -20,6 +21,8 @@ const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const entries = Number(process.env.BENCH_AB_ENTRIES ?? 2000);
 const postgresUrl = process.env.BENCH_DATABASE_URL?.startsWith('postgres') ? process.env.BENCH_DATABASE_URL : undefined;
+/** BENCH_AB_ONLY narrows the run to the scenarios whose names contain it (bisecting one figure). */
+const only = process.env.BENCH_AB_ONLY;
 
 interface Side {
   name: string;
@@ -121,9 +124,10 @@ async function main(): Promise<void> {
     checkout(base, path.join(workDir, 'a'));
     ensureCompiled();
     sides.push(await startSide('a', path.join(workDir, 'a'), workDir), await startSide('b', root, workDir));
-    const figures = new Map(scenarios.map((scenario) => [scenario.name, { a: [] as number[], b: [] as number[] }]));
+    const chosen = scenarios.filter((scenario) => only === undefined || scenario.name.includes(only));
+    const figures = new Map(chosen.map((scenario) => [scenario.name, { a: [] as number[], b: [] as number[] }]));
     for (let round = 0; round < rounds; round += 1) {
-      for (const scenario of scenarios) {
+      for (const scenario of chosen) {
         // Alternate which side goes first, so neither always measures on a warmer machine.
         const order = round % 2 === 0 ? sides : [...sides].reverse();
         for (const side of order) figures.get(scenario.name)![side.name as 'a' | 'b'].push(await measure(side, scenario));
