@@ -51,7 +51,7 @@ async function personWithPasskey(role: number): Promise<Page> {
 }
 
 /** Opens the authorization URL, signs in with the passkey, and answers the consent page with `button`. */
-function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: string; scopes?: string[] }) {
+function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: string; scopes?: string[]; looks?: string[] }) {
   return async (authorizationUrl: URL): Promise<URL> => {
     await page.goto(authorizationUrl.href);
     await page.waitForURL((url) => url.pathname === '/_cms/sign-in');
@@ -60,6 +60,14 @@ function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: st
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), slowMachine).toBe('Connect an app');
     seen.clientName = (await page.locator('#client-name').textContent()) ?? undefined;
     seen.scopes = await page.locator('#scopes code').allTextContents();
+    // How each answer looks: the two must not be mistaken for each other (issue 29, item 10).
+    // Run in the page, whose global is the window (the test's own types know no DOM): the button's computed colours.
+    type Window = { getComputedStyle(element: unknown): { backgroundColor: string; color: string } };
+    const colours = (element: unknown) => {
+      const style = (globalThis as unknown as Window).getComputedStyle(element);
+      return `${style.backgroundColor} ${style.color}`;
+    };
+    seen.looks = await Promise.all(['Allow', 'Deny'].map((name) => page.getByRole('button', { name }).evaluate(colours)));
     await page.getByRole('button', { name: button }).click();
     await page.waitForURL((url) => url.href.startsWith(clientRedirectUrl));
     return new URL(page.url());
@@ -69,11 +77,12 @@ function inBrowser(page: Page, button: 'Allow' | 'Deny', seen: { clientName?: st
 describe('the consent page in chromium', () => {
   it('signs the person in, comes back, and Allow connects the MCP client', async () => {
     const page = await personWithPasskey(30);
-    const seen: { clientName?: string; scopes?: string[] } = {};
+    const seen: { clientName?: string; scopes?: string[]; looks?: string[] } = {};
     const provider = new TestOAuthProvider(inBrowser(page, 'Allow', seen));
     const client = await connectWithOAuth(server.mcpUrl, server.issuer, provider);
     try {
       expect(seen.clientName).toBe('SDK client');
+      expect(new Set(seen.looks).size).toBe(2);
       // An author: every scope was asked for, the page offers what the role allows.
       expect(seen.scopes).toEqual(['content:read', 'content:write', 'media:read', 'media:write']);
       const { tools } = await client.listTools();

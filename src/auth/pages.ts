@@ -35,6 +35,7 @@ main{max-width:26rem;margin:4rem auto;padding:2rem;background:#fff;border-radius
 h1{font-size:1.5rem;margin-top:0}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input{width:100%;box-sizing:border-box;padding:.5rem;font:inherit;border:1px solid #888;border-radius:.25rem}
 button{margin-top:1rem;padding:.5rem 1rem;font:inherit;border:0;border-radius:.25rem;background:#1d4ed8;color:#fff;cursor:pointer}
+button[value=deny]{margin-left:.5rem;background:#fff;color:#1d4ed8;box-shadow:inset 0 0 0 1px #1d4ed8}
 button:disabled{opacity:.6}:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 #status{min-height:1.5rem;margin-top:1rem}#status.error{color:#b91c1c}hr{margin:1.5rem 0;border:0;border-top:1px solid #ddd}
 .warning{padding:.75rem;border-left:4px solid #b45309;background:#fef3c7}`;
