@@ -34,9 +34,7 @@ export async function measureImportMedia(workDir: string, images: number, entrie
       try {
         const started = performance.now();
         const response = await fetch(`${base}/import/legacy/media`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ attachments }) });
-        // The media import answers its result as it is, not in the envelope.
-        const result = (await response.json()) as { downloaded: number; failed: number };
-        if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(result)}`);
+        const result = (await json(response)) as { downloaded: number; failed: number };
         const seconds = (performance.now() - started) / 1000;
         downloads.push({ concurrency, seconds, filesPerSecond: images / seconds, downloaded: result.downloaded, failed: result.failed, peakRssMb: residentMb(server.pid!, 'VmHWM') });
       } finally {
