@@ -37,7 +37,8 @@ interface Scenario {
   name: string;
   method?: 'GET' | 'POST' | 'PUT';
   path: (side: Side) => string;
-  body?: (n: number) => unknown;
+  body?: (n: number, side: Side) => unknown;
+  headers?: Record<string, string>;
 }
 
 const scenarios: Scenario[] = [
@@ -46,6 +47,13 @@ const scenarios: Scenario[] = [
   { name: 'GET list, limit 50, by a field', path: () => '/_cms/api/content/ab?limit=50&orderBy=rank&order=asc' },
   { name: 'POST create entry', method: 'POST', path: () => '/_cms/api/content/ab', body: (n) => ({ data: { title: `Created ${n}`, rank: n % 997 } }) },
   { name: 'PUT update entry', method: 'PUT', path: (side) => `/_cms/api/content/ab/${side.entryId}`, body: (n) => ({ data: { rank: n % 997 } }) },
+  {
+    name: 'MCP tools/call content_get',
+    method: 'POST',
+    path: () => '/_cms/api/mcp',
+    headers: { accept: 'application/json, text/event-stream' },
+    body: (_n, side) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'content_get', arguments: { collection: 'ab', id: side.entryId } } }),
+  },
 ];
 
 /** The tree of `rev`, extracted beside the working tree's node_modules, and compiled where it has a build (docs/decisions/0039). */
@@ -101,13 +109,13 @@ async function startSide(name: string, tree: string, workDir: string): Promise<S
 
 async function measure(side: Side, scenario: Scenario): Promise<number> {
   let n = 0;
-  const headers = { authorization: `Bearer ${side.token}`, 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${side.token}`, 'content-type': 'application/json', ...scenario.headers };
   const options: autocannon.Options = {
     url: `${side.url}${scenario.path(side)}`,
     headers,
     connections,
     method: scenario.method ?? 'GET',
-    requests: scenario.body ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify(scenario.body!((n += 1))) }) }] : undefined,
+    requests: scenario.body ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify(scenario.body!((n += 1), side)) }) }] : undefined,
   };
   await autocannon({ ...options, duration: 1 });
   const result = await autocannon({ ...options, duration });
