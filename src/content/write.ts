@@ -27,7 +27,12 @@ import * as store from './store.ts';
  * whatever listeners it registered, and only the writer knows whether a write is a save.
  */
 export type EntryWrite = { row: store.EntryRow } & (
-  | { kind: 'created'; revision: true }
+  | {
+      kind: 'created';
+      revision: true;
+      /** Who asked for the new entry's schedule, when not the acting user (an import acts for whoever started it). */
+      scheduledBy?: string | null;
+    }
   | { kind: 'deleted' }
   | {
       kind: EntryUpdateKind;
@@ -48,6 +53,9 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
   const event = { collection, entryId: entry._id, locale: entry._locale, actor: ctx.actor };
   if (write.kind === 'created') {
     await store.insertEntry(tx, table, entry);
+    if (entry._scheduled_at !== null) {
+      await setSchedule(tx, entry._id, collection.id, entry._scheduled_at, { now: isoNow(ctx.clock), by: write.scheduledBy ?? ctx.actor?.userId ?? null });
+    }
     change = { kind: 'created', ...event, entry };
   } else if (write.kind === 'deleted') {
     await store.deleteEntry(tx, table, entry._id);

@@ -2,7 +2,6 @@ import { creditsColumn } from '../bylines/credits.ts';
 import { isoNow } from '../core/clock.ts';
 import { firstFreeSlug, isUrlSafeSlug, slugify } from '../core/slugs.ts';
 import { validateEntryData } from '../content/field-values.ts';
-import { setSchedule } from '../content/schedule-store.ts';
 import * as contentStore from '../content/store.ts';
 import { newEntryRow, writeEntry } from '../content/write.ts';
 import type { Transaction } from '../db/dialect.ts';
@@ -126,8 +125,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
     _author_id: (item.author !== undefined ? run.authorMapping[item.author] : undefined) ?? run.createdBy,
     _bylines: creditsColumn(await credits(run, batch, tx, item)),
   });
-  await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true });
-  if (entryStatus === 'scheduled') await setSchedule(tx, row._id, collection.id, item.date, { now: isoNow(run.ctx.clock), by: run.createdBy });
+  await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true, scheduledBy: run.createdBy });
   if (run.options.includeTaxonomies) await assignTerms(run, tx, collection, row._id, item);
   const links = {
     ...(item.parent !== undefined ? { parent: item.parent } : {}),
