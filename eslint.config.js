@@ -27,6 +27,11 @@ export default tseslint.config(
     },
   },
   {
+    // dependency-cruiser reads CommonJS configuration.
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     files: ['bench/**', 'src/cli/**', 'bin/**'],
     rules: { 'no-console': 'off' },
   },

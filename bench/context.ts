@@ -9,6 +9,7 @@ import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { localStorage } from '../src/media/storage/local.ts';
 import { createUser } from '../src/users/operations.ts';
+import { EntryListeners } from '../src/content/listeners.ts';
 
 /** Runs `work` as the operator on the bench's database, migrated first (what seeding needs). */
 export async function withBenchContext<T>(databaseUrl: string, work: (ctx: Context) => Promise<T>): Promise<T> {
@@ -16,7 +17,7 @@ export async function withBenchContext<T>(databaseUrl: string, work: (ctx: Conte
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    return await work({ db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) });
+    return await work({ db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: EntryListeners.of(), storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) });
   } finally {
     await db.close();
   }

@@ -11,6 +11,7 @@ import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createCollection, createField, deleteField } from '../src/schema/operations.ts';
 import { loadCollection } from '../src/schema/store.ts';
+import { EntryListeners } from '../src/content/listeners.ts';
 
 /**
  * Schema changes on a large collection (issue 3: adding or removing a field on 100,000 entries takes
@@ -30,7 +31,7 @@ export async function measureSchemaChanges(databaseUrl: string, entries: number)
   const db = await openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: EntryListeners.of(), storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
     const slug = `large_${Date.now().toString(36)}`;
     await runOperation(createCollection, ctx, () => ({ slug, label: 'Large' }));
     await runOperation(createField, ctx, () => ({ collection: slug, slug: 'title', label: 'Title', type: 'string' as const }));

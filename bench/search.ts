@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../src/db/connection.ts';
 import { localStorage } from '../src/media/storage/local.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { seededRandom as random } from '../test/support/random.ts';
+import { EntryListeners } from '../src/content/listeners.ts';
 
 /**
  * Issue 11's search figures: a collection with `search` filled with published entries (a title and
@@ -134,7 +135,7 @@ export async function measureSearch(options: SearchBenchOptions): Promise<{ base
   const db = await openDatabase(config.database);
   const figures: SearchFigures[] = [];
   try {
-    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: [], storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
+    const ctx = { db, clock: systemClock, config, log: pino({ level: 'silent' }), principal: systemPrincipal, entryListeners: EntryListeners.of(), storage: localStorage(config.mediaDir), baseUrl: configuredBaseUrl(config) };
     const { item } = await runOperation(createCollection, ctx, () => ({ slug: 'articles', label: 'Articles', supports: ['search' as const] }));
     await runOperation(createField, ctx, () => ({ collection: 'articles', slug: 'title', label: 'Title', type: 'string' as const, searchable: true }));
     await runOperation(createField, ctx, () => ({ collection: 'articles', slug: 'body', label: 'Body', type: 'portableText' as const, searchable: true }));

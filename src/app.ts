@@ -32,7 +32,7 @@ import type { Route } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
 import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
 import { mcpTools } from './mcp/tools.ts';
-import type { EntryChangeListener } from './content/changes.ts';
+import { EntryListeners } from './content/listeners.ts';
 import { bylineRoutes } from './bylines/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
@@ -71,8 +71,8 @@ export interface AppDependencies {
   credentials?: readonly CredentialResolver[];
   /** How sign-in mails go out; default SMTP from the config, or the log without it. */
   mailer?: Mailer;
-  /** Listeners of entry changes (search, hooks, webhooks and the audit log register here). */
-  entryListeners?: readonly EntryChangeListener[];
+  /** What hears of entry changes: the search index and the plugins' hooks, then any a test adds (content/listeners.ts). */
+  entryListeners?: EntryListeners;
   /** The plugins loaded at start (plugins/loader.ts): their routes are served, their hooks called; default none. */
   plugins?: PluginHost;
 }
@@ -84,7 +84,7 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = [], mailer = createMailer(config, log), plugins }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 

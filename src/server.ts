@@ -7,7 +7,7 @@ import { createMailer } from './auth/mail.ts';
 import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.ts';
 import { isIpAddressUrl } from './auth/webauthn.ts';
 import { systemClock } from './core/clock.ts';
-import type { EntryChangeListener } from './content/changes.ts';
+import { EntryListeners } from './content/listeners.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
 import { importJob } from './import/job.ts';
 import { configuredBaseUrl, type Config } from './config.ts';
@@ -54,7 +54,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     throw error;
   }
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
-  const entryListeners: EntryChangeListener[] = [];
+  const entryListeners = EntryListeners.of();
   const mailer = createMailer(config, log);
   const app = createApp({ config, db, log, storage, entryListeners, mailer, plugins });
   let server: ServerType;

@@ -2,6 +2,13 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 
+declare module '../core/context.ts' {
+  interface ContextServices {
+    /** How mail goes out; absent outside the server, where one is made from the config. */
+    mailer?: Mailer;
+  }
+}
+
 /** A sign-in mail: one link, said in a sentence or two. */
 export interface Mail {
   to: string;

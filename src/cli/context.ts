@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { loadPlugins } from '../plugins/loader.ts';
 import { explainStartFailure } from './problems.ts';
+import { EntryListeners } from '../content/listeners.ts';
 
 /**
  * Runs one CLI command against the configured database (the same one the server uses, while it runs),
@@ -24,7 +25,7 @@ export async function withCliContext<T>(flags: ConfigFlags, work: (ctx: Context,
   const storage = await openStorage(config.media.storage);
   try {
     await migrateToLatest(db);
-    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: [], storage, baseUrl: configuredBaseUrl(config), plugins }, config);
+    return await work({ db, clock: systemClock, config, log, principal: systemPrincipal, entryListeners: EntryListeners.of(), storage, baseUrl: configuredBaseUrl(config), plugins }, config);
   } finally {
     await db.close();
     await storage.close();

@@ -1,4 +1,4 @@
-import type { UserPrincipal } from '../core/context.ts';
+import type { Context, UserPrincipal } from '../core/context.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { EntryRow } from './store.ts';
@@ -49,8 +49,11 @@ export interface EntryUpdated extends ChangeOf<EntryUpdateKind> {
 /** Deleted for good, with its revisions and schedule. */
 export type EntryDeleted = ChangeOf<'deleted'>;
 
+/** What a listener may use of the writer's context: the plugins' hooks run with its log and clock. */
+export type ListenerContext = Pick<Context, 'plugins' | 'log' | 'clock'>;
+
 /**
  * Told of each change inside the writer's transaction, after the row is written; a listener that
  * throws rolls the write back. Work that must wait for the commit goes through `tx.afterCommit`.
  */
-export type EntryChangeListener = (change: EntryChange, tx: Transaction) => void | Promise<void>;
+export type EntryChangeListener = (change: EntryChange, tx: Transaction, ctx: ListenerContext) => void | Promise<void>;

@@ -6,10 +6,8 @@ import { newId } from '../core/ids.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import type { Transaction } from '../db/dialect.ts';
 import { deleteEntryRevisions, insertRevision } from '../revisions/store.ts';
-import { emitEntryChange } from '../plugins/events.ts';
-import { indexEntryChange } from '../search/indexer.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import type { EntryChange, EntryChangeListener, EntryUpdateKind } from './changes.ts';
+import type { EntryChange, EntryUpdateKind } from './changes.ts';
 import { columnData, isLive, toColumns } from './entries.ts';
 import { sharedValues } from './saving.ts';
 import { clearSchedule, setSchedule } from './schedule-store.ts';
@@ -18,9 +16,9 @@ import * as store from './store.ts';
 /**
  * The one way an entry changes. Every write of an entry row goes through `writeEntry`, in the
  * caller's transaction: it writes the row, keeps what belongs to the row in step (its schedule and
- * revisions), then hands a typed change event to the built-in listeners (the search index) and to
- * those registered at start (`ctx.entryListeners`), then to the plugins' hooks (plugins/events.ts). A
- * listener that throws rolls the whole write back.
+ * revisions), then hands a typed change event to the one list of listeners fixed at start
+ * (`ctx.entryListeners`, content/listeners.ts: the search index, the plugins' hooks, then any a
+ * test adds). A listener that throws rolls the whole write back.
  *
  * Revisions are written here rather than by a listener: they are the entry's own history (deleted
  * with it), every process that writes entries (server, scheduler, CLI, importer) must keep them
@@ -87,17 +85,9 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
       created_at: entry._updated_at,
     });
   }
-  for (const listener of builtInListeners) await listener(change, tx);
-  for (const listener of ctx.entryListeners) await listener(change, tx);
-  await emitEntryChange(ctx, change, tx);
+  await ctx.entryListeners.tell(change, tx, ctx);
   return entry;
 }
-
-/**
- * Listeners every writer has whatever its context registered: the search index must follow every
- * write of every process, as revisions do, so it is not left to each context to remember it.
- */
-const builtInListeners: readonly EntryChangeListener[] = [indexEntryChange];
 
 export function staleRev(): AppError {
   return new AppError('CONFLICT', 'The entry changed since this _rev was read; read it again and retry', { reason: 'stale_rev' });

@@ -1,12 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { EntryChangeListener } from '../content/changes.ts';
 import type { Db } from '../db/connection.ts';
-import type { MediaStorage } from '../media/storage/types.ts';
 import type { Clock } from './clock.ts';
 import type { Scope } from './roles.ts';
-import type { Mailer } from '../auth/mail.ts';
-import type { PluginHost } from '../plugins/host.ts';
 
 /** Who is acting: a signed-in user (through a token or session), or the operator at the CLI. */
 export type Principal = UserPrincipal | SystemPrincipal;
@@ -35,17 +31,23 @@ export interface SystemPrincipal {
 
 export const systemPrincipal: SystemPrincipal = { kind: 'system' };
 
+/**
+ * The services a feature hangs on every context, each declared by the feature that owns it through
+ * TypeScript's interface merging (as Hono's ContextVariableMap): `entryListeners`
+ * (content/listeners.ts), `storage` (media/storage/types.ts), `mailer` (auth/mail.ts), `plugins`
+ * (plugins/host.ts). The core so names no feature, and the compiler still checks that every place
+ * that builds a context (app.ts, server.ts, cli/context.ts, the test harness) gives each one.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the features (see above)
+export interface ContextServices {}
+
 /** Everything an operation may touch, passed explicitly so tests and adapters choose each part. */
-export interface Context {
+export interface Context extends ContextServices {
   db: Db;
   clock: Clock;
   config: Config;
   log: Logger;
   principal: Principal | null;
-  /** Told of every entry change inside its transaction (content/write.ts); fixed when the process starts. */
-  entryListeners: readonly EntryChangeListener[];
-  /** Where media bytes live (local disk or S3), opened once per process. */
-  storage: MediaStorage;
   /** Folio's own absolute base URL for links it hands out: `PUBLIC_URL`, else the request's origin. */
   baseUrl: string;
   /**
@@ -53,8 +55,4 @@ export interface Context {
    * undefined outside a request, or when the request came without a socket (in-process tests).
    */
   clientAddress?: string;
-  /** How mail goes out (auth/mail.ts); absent outside the server, where one is made from the config. */
-  mailer?: Mailer;
-  /** The plugins this process loaded (plugins/host.ts), whose hooks the operations call; absent: none. */
-  plugins?: PluginHost;
 }

@@ -4,9 +4,8 @@ import { logFailure } from '../core/errors.ts';
 import { periodic } from '../core/periodic.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, serializeTransactions, type Transaction } from '../db/dialect.ts';
-import type { LoadedPlugin } from './host.ts';
 import { hasQueuedEvents, markEventsTaken, queuedEventsFor, type QueuedEventRow } from './store.ts';
-import type { BackgroundContext, BackgroundService, QueuedEvent, TransactionalHookContext } from './types.ts';
+import type { BackgroundContext, BackgroundService, LoadedPlugin, QueuedEvent, TransactionalHookContext } from './types.ts';
 
 /**
  * The hand-over of the plugins' queued events (decisions/0030). A change writes one narrow row in its

@@ -1,4 +1,4 @@
-import type { EntryChange } from '../content/changes.ts';
+import type { EntryChange, EntryChangeListener } from '../content/changes.ts';
 import { columnData } from '../content/entries.ts';
 import { fromColumnValue, responseColumnValue } from '../content/field-values.ts';
 import type { Context, Principal } from '../core/context.ts';
@@ -30,7 +30,7 @@ type EntryHookName = 'content:afterSave' | 'content:afterPublish' | 'content:aft
  * is a save and a publication; moving to the trash and deleting for good are both `afterDelete`.
  * Scheduling and unscheduling change no content and are not hooks.
  */
-export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx: Transaction): Promise<void> {
+export const emitEntryChange: EntryChangeListener = async (change, tx, ctx) => {
   const plugins = ctx.plugins;
   if (!plugins) return;
   const actor = actorOf(change.actor);
@@ -63,7 +63,7 @@ export async function emitEntryChange(ctx: EventContext, change: EntryChange, tx
     case 'unscheduled':
       return;
   }
-}
+};
 
 /** The entry as the change left it, but for its field values. */
 function entrySummary(change: EntryChange): Omit<EntrySnapshot, 'data'> {

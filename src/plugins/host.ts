@@ -9,12 +9,13 @@ import type { Route } from '../http/route.ts';
 import { eventTypeOf, resourceOf, takesEventType } from './event-types.ts';
 import { handOverTo, startEventDispatcher } from './event-queue.ts';
 import { queueEvent, readPluginStates, writePluginState, type StoredPluginState } from './store.ts';
-import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, OutgoingEvent, PluginDefinition } from './types.ts';
+import type { AfterHookName, BackgroundContext, BackgroundService, HookContext, HookEvents, HookName, LoadedPlugin, OutgoingEvent } from './types.ts';
 
-/** A plugin as loaded: its definition, and the specifier configuration named it by. */
-export interface LoadedPlugin {
-  definition: PluginDefinition<unknown>;
-  source: string;
+declare module '../core/context.ts' {
+  interface ContextServices {
+    /** The plugins this process loaded, whose hooks the operations call; absent: none. */
+    plugins?: PluginHost;
+  }
 }
 
 /** A plugin's state as the operations use it: switched on or off, its settings parsed. */

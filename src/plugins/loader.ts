@@ -2,7 +2,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { auditLogPlugin } from './audit-log/plugin.ts';
-import { PluginHost, type LoadedPlugin } from './host.ts';
+import { PluginHost } from './host.ts';
+import type { LoadedPlugin } from './types.ts';
 import { hookNames, type PluginDefinition } from './types.ts';
 import { webhooksPlugin } from './webhooks/plugin.ts';
 

@@ -4,7 +4,8 @@ import { access, defineOperation, type AuthorizedContext } from '../core/operati
 import { toIssues } from '../core/validate.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { afterHookNames } from './event-types.ts';
-import { PluginHost, type LoadedPlugin } from './host.ts';
+import { PluginHost } from './host.ts';
+import type { LoadedPlugin } from './types.ts';
 import type { PluginInfo } from './schemas.ts';
 import { writePluginState } from './store.ts';
 

@@ -165,6 +165,12 @@ export interface PluginDefinition<Settings = Record<string, never>> {
   background?: (ctx: BackgroundContext) => BackgroundService;
 }
 
+/** A plugin as loaded: its definition, and the specifier configuration named it by. */
+export interface LoadedPlugin {
+  definition: PluginDefinition<unknown>;
+  source: string;
+}
+
 /** Types a plugin's definition; the loader checks it when the server starts. */
 export function definePlugin<Settings = Record<string, never>>(plugin: PluginDefinition<Settings>): PluginDefinition<Settings> {
   return plugin;

@@ -3,6 +3,7 @@ import { apiRoutes, createApp } from '../../src/app.ts';
 import { createToken } from '../../src/auth/operations.ts';
 import { configuredBaseUrl, loadConfig, type Config } from '../../src/config.ts';
 import type { EntryChangeListener } from '../../src/content/changes.ts';
+import { EntryListeners } from '../../src/content/listeners.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { systemPrincipal, type Context } from '../../src/core/context.ts';
 import { runOperation } from '../../src/core/operation.ts';
@@ -86,7 +87,7 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const { entryListeners = [] } = options;
+  const entryListeners = EntryListeners.of(options.entryListeners);
   const database = await createTestDatabase();
   // WordPress.com's API on a loopback port nothing listens on: a probe never reaches the real one.
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', MEDIA_DIR: '/tmp/folio-test-media', WPCOM_API_URL: 'http://127.0.0.1:9', ...overrides });

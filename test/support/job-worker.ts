@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/connection.ts';
 import { createJobRunner } from '../../src/jobs/runner.ts';
 import { defineJob } from '../../src/jobs/types.ts';
 import { crashingKind } from './jobs.ts';
+import { EntryListeners } from '../../src/content/listeners.ts';
 
 /**
  * A worker process for the crash test: it runs the one due `crashingKind` job, whose handler reports
@@ -22,7 +23,7 @@ const hanging = defineJob({
   },
 });
 const runner = createJobRunner(
-  { db, clock: systemClock, config, log: pino({ level: 'silent' }), entryListeners: [], storage: await openStorage(config.media.storage), baseUrl: configuredBaseUrl(config) },
+  { db, clock: systemClock, config, log: pino({ level: 'silent' }), entryListeners: EntryListeners.of(), storage: await openStorage(config.media.storage), baseUrl: configuredBaseUrl(config) },
   { jobs: [hanging], concurrency: 1, intervalMs: 100, leaseMs: Number(process.env.LEASE_MS) },
 );
 await runner.runDue();

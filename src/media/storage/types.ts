@@ -1,6 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { ByteRange } from '../../core/results.ts';
 
+declare module '../../core/context.ts' {
+  interface ContextServices {
+    /** Where media bytes live (local disk or S3), opened once per process. */
+    storage: MediaStorage;
+  }
+}
+
 /** What storage knows of an object without reading it. */
 export interface StoredObject {
   size: number;

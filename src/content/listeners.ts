@@ -1,0 +1,34 @@
+import type { Transaction } from '../db/dialect.ts';
+import { emitEntryChange } from '../plugins/events.ts';
+import { indexEntryChange } from '../search/indexer.ts';
+import type { EntryChange, EntryChangeListener, ListenerContext } from './changes.ts';
+
+declare module '../core/context.ts' {
+  interface ContextServices {
+    /** Told of every entry change inside its transaction (content/write.ts); fixed when the process starts. */
+    entryListeners: EntryListeners;
+  }
+}
+
+/**
+ * The one ordered list of what hears of an entry change, fixed when a process starts: the search
+ * index, then the plugins' hooks, then whatever the process adds (tests add recorders). It can only be
+ * made here, so no process (server, job runner, CLI, importer) can build a context that leaves the
+ * index or the plugins out.
+ */
+export class EntryListeners {
+  private readonly listeners: readonly EntryChangeListener[];
+
+  private constructor(added: readonly EntryChangeListener[]) {
+    this.listeners = [indexEntryChange, emitEntryChange, ...added];
+  }
+
+  static of(added: readonly EntryChangeListener[] = []): EntryListeners {
+    return new EntryListeners(added);
+  }
+
+  /** Tells each listener in order; the first that throws stops the rest and rolls the write back. */
+  async tell(change: EntryChange, tx: Transaction, ctx: ListenerContext): Promise<void> {
+    for (const listener of this.listeners) await listener(change, tx, ctx);
+  }
+}
