@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkFieldValue,
-  columnKind,
-  defaultValueFor,
-  fromColumnValue,
-  normalizeDateTime,
-  referencesToCheck,
-  toColumnValue,
-  validateEntryData,
-} from '../src/content/field-values.ts';
-import { patternMaxSteps, patternValueMaxLength } from '../src/content/patterns.ts';
+import { referencesToCheck, validateEntryData } from '../src/content/field-values.ts';
+import { columnKind, fromColumnValue, toColumnValue } from '../src/fields/columns.ts';
+import { patternMaxSteps, patternValueMaxLength } from '../src/fields/patterns.ts';
+import { normalizeDateTime } from '../src/fields/types/datetime.ts';
+import { checkFieldValue, defaultValueFor } from '../src/fields/values.ts';
 import { fieldDefinitionIssues, patternMaxLength, typeChangeProblem } from '../src/schema/field-rules.ts';
 import { fieldTypes, type FieldType, type FieldValidation } from '../src/schema/types.ts';
 import { fieldDefinition } from './support/fields.ts';
