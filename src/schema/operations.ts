@@ -10,12 +10,12 @@ import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
 import { columnValues, existingIds } from '../content/store.ts';
 import { columnKind, fromColumnValue, sortKind } from '../fields/columns.ts';
-import { fieldType } from '../fields/registry.ts';
+import { fieldType, fieldTypes } from '../fields/registry.ts';
 import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values.ts';
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
-import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
+import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
 import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
 
@@ -376,6 +376,27 @@ async function uniqueSlug<T>(message: string, work: () => Promise<T>): Promise<T
     throw error;
   }
 }
+
+export const listFieldTypes = defineOperation({
+  name: 'schema.listFieldTypes',
+  access: schemaRead,
+  async run(): Promise<{ items: z.output<typeof FieldTypeSchema>[] }> {
+    const items = fieldTypes.map((type) => {
+      const definition = fieldType(type);
+      return {
+        type,
+        widget: definition.widget,
+        validation: [...definition.validation],
+        options: [...definition.options],
+        unique: definition.unique,
+        sortable: definition.storage.sort !== undefined,
+        searchable: definition.searchText !== undefined,
+        changesTo: [...definition.changesTo],
+      };
+    });
+    return { items };
+  },
+});
 
 export const exportSchema = defineOperation({
   name: 'schema.export',
