@@ -13,6 +13,7 @@ import { selectField } from './types/select.ts';
 import { slugField } from './types/slug.ts';
 import { stringField } from './types/string.ts';
 import { textField } from './types/text.ts';
+import { urlField } from './types/url.ts';
 
 /** Every field type by its name on the wire, in the order the API lists them. */
 const registry = {
@@ -30,6 +31,7 @@ const registry = {
   reference: referenceField,
   json: jsonField,
   slug: slugField,
+  url: urlField,
 };
 
 export type FieldType = keyof typeof registry;
