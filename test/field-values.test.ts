@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkFieldValue,
-  columnKind,
-  defaultValueFor,
-  fromColumnValue,
-  normalizeDateTime,
-  referencesToCheck,
-  toColumnValue,
-  validateEntryData,
-} from '../src/content/field-values.ts';
-import { patternMaxSteps, patternValueMaxLength } from '../src/content/patterns.ts';
+import { referencesToCheck, validateEntryData } from '../src/content/field-values.ts';
+import { columnKind, fromColumnValue, toColumnValue } from '../src/fields/columns.ts';
+import { patternMaxSteps, patternValueMaxLength } from '../src/fields/patterns.ts';
+import { normalizeDateTime } from '../src/fields/types/datetime.ts';
+import { checkFieldValue, defaultValueFor } from '../src/fields/values.ts';
 import { fieldDefinitionIssues, patternMaxLength, typeChangeProblem } from '../src/schema/field-rules.ts';
 import { fieldTypes, type FieldType, type FieldValidation } from '../src/schema/types.ts';
 import { fieldDefinition } from './support/fields.ts';
@@ -56,6 +50,11 @@ const goodValues: [FieldType, unknown, unknown, FieldValidation?][] = [
   ['json', 0, 0],
   ['slug', 'my-page-2', 'my-page-2'],
   ['slug', 'a'.repeat(200), 'a'.repeat(200)],
+  ['url', 'https://example.com/a?b=c#d', 'https://example.com/a?b=c#d'],
+  ['url', ' HTTP://Example.com:80 ', 'http://example.com/'],
+  ['url', 'https://例え.jp/ü', 'https://xn--r8jz45g.jp/%C3%BC'],
+  ['url', 'mailto:someone@example.com', 'mailto:someone@example.com'],
+  ['url', 'tel:+44-20-7946-0000', 'tel:+44-20-7946-0000'],
 ];
 
 const badValues: [FieldType, unknown, string, FieldValidation?][] = [
@@ -106,6 +105,13 @@ const badValues: [FieldType, unknown, string, FieldValidation?][] = [
   ['slug', '-a', 'Must be lower-case letters and digits'],
   ['slug', 'ünï', 'Must be lower-case letters and digits'],
   ['slug', 'a'.repeat(201), 'Must be at most 200 characters'],
+  ['url', 'javascript:alert(1)', 'Must be an absolute URL'],
+  ['url', 'ftp://example.com/file', 'Must be an absolute URL'],
+  ['url', '//example.com/path', 'Must be an absolute URL'],
+  ['url', 'tel:', 'Must be an absolute URL'],
+  ['url', 'https://example.com/\nmore', 'Must not contain spaces or line breaks'],
+  ['url', `https://example.com/${'é'.repeat(700)}`, 'Must be at most 2048 characters'],
+  ['url', ['https://example.com/'], 'Must be a string'],
 ];
 
 describe('checkFieldValue', () => {
@@ -272,6 +278,7 @@ describe('column storage', () => {
       reference: 'text',
       json: 'text',
       slug: 'text',
+      url: 'text',
     });
   });
 
@@ -409,6 +416,7 @@ describe('typeChangeProblem', () => {
     ['file', 'json'],
     ['multiSelect', 'json'],
     ['portableText', 'json'],
+    ['url', 'text'],
   ];
   const isAllowed = (from: FieldType, to: FieldType) => from === to || allowed.some(([a, b]) => a === from && b === to);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFieldValue } from '../src/content/field-values.ts';
+import { checkFieldValue } from '../src/fields/values.ts';
 import { schemaToTypeScript } from '../src/schema/typescript.ts';
 import type { CollectionSchema, FieldDefinition, FieldType } from '../src/schema/types.ts';
 import { fieldDefinition } from './support/fields.ts';

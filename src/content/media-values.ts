@@ -1,10 +1,11 @@
 import type { Context } from '../core/context.ts';
 import { RawJson } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
+import type { StoredMediaReference } from '../fields/types/media-reference.ts';
 import { fileUrl } from '../media/items.ts';
 import { findMediaByIds, type MediaRow } from '../media/store.ts';
 import type { FieldDefinition } from '../schema/types.ts';
-import { isMediaField, type StoredMediaReference } from './field-values.ts';
+import { isMediaField } from './field-values.ts';
 import type { LibraryMedia, MediaReference } from './value-types.ts';
 
 /**

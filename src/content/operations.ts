@@ -10,13 +10,13 @@ import { dataBeforeSave } from '../plugins/events.ts';
 import { creditIssues, creditsColumn } from '../bylines/credits.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
+import { sortKind } from '../fields/columns.ts';
 import { lockCollection, requireCollection } from '../schema/operations.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';
 import { termFilter } from '../taxonomies/filter.ts';
 import { columnData, decodeRev, entryItem, isLive, liveData, toEntry, withMedia, type Entry } from './entries.ts';
-import { sortKind, validateEntryData } from './field-values.ts';
+import { validateEntryData } from './field-values.ts';
 import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, sharedValues } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
@@ -44,7 +44,7 @@ function sortKeyFor(ctx: AuthorizedContext, collection: LoadedCollection, orderB
   const field = collection.fields.find((candidate) => candidate.slug === orderBy);
   const kind = field && sortKind(field.type);
   if (field && kind) return viewOf(ctx) === 'reader' ? store.sortKeys.live(ctx.db, field.slug, kind) : store.sortKeys.column(field.slug);
-  const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortableFieldTypes.includes(f.type)).map((f) => f.slug)];
+  const sortable = [...Object.keys(systemOrder), ...collection.fields.filter((f) => sortKind(f.type) !== undefined).map((f) => f.slug)];
   throw validationError([{ path: 'orderBy', message: `${field ? 'Not a sortable field' : 'Unknown field'}; one of: ${sortable.join(', ')}` }]);
 }
 

@@ -2,6 +2,7 @@ import { AppError, validationError, type ValidationIssue } from '../core/errors.
 import { firstFreeSlug, isUrlSafeSlug, numberedSlug, slugify } from '../core/slugs.ts';
 import type { Db } from '../db/connection.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
+import { toColumnValue } from '../fields/columns.ts';
 import { findMediaByIds } from '../media/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
@@ -9,7 +10,7 @@ import type { View } from './entries.ts';
 import { portableTextToPlainText } from './portable-text.ts';
 import type { PortableTextBlock } from './value-types.ts';
 import { requireEntry } from './lookup.ts';
-import { mediaToCheck, referencesToCheck, toColumnValue } from './field-values.ts';
+import { mediaToCheck, referencesToCheck } from './field-values.ts';
 import * as store from './store.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { EntryChange, EntryChangeListener } from '../content/changes.ts';
 import { columnData } from '../content/entries.ts';
-import { fromColumnValue, responseColumnValue } from '../content/field-values.ts';
+import { fromColumnValue, responseColumnValue } from '../fields/columns.ts';
 import type { Context, Principal } from '../core/context.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { MediaRow } from '../media/store.ts';

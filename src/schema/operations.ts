@@ -8,12 +8,14 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
-import { checkFieldValue, columnKind, defaultValueFor, fromColumnValue, isBlankValue, sortKind } from '../content/field-values.ts';
 import { columnValues, existingIds } from '../content/store.ts';
+import { columnKind, fromColumnValue, sortKind } from '../fields/columns.ts';
+import { fieldType, fieldTypes } from '../fields/registry.ts';
+import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values.ts';
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
-import type { CreateCollectionBody, CreateFieldBody, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
+import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
 import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
 
@@ -258,7 +260,7 @@ export const updateField = defineOperation({
       if (next.type !== field.type || next.required !== field.required || JSON.stringify(next.validation) !== JSON.stringify(field.validation)) {
         await assertStoredValuesFit(db, collection.tableName, field, next);
       }
-      if (next.type === 'reference' && field.type === 'reference' && next.options.collection !== field.options.collection) {
+      if (pointsAtEntries(next) && pointsAtEntries(field) && next.options.collection !== field.options.collection) {
         const held = (await columnValues(db, collection.tableName, field.slug)).filter(({ value }) => value !== null);
         if (held.length > 0) {
           throw new AppError('SCHEMA_ERROR', `${held.length} entries hold references to ${field.options.collection ?? 'another collection'}; clear them before pointing ${field.slug} elsewhere`, {
@@ -343,6 +345,11 @@ async function assertStoredValuesFit(db: Db, table: string, before: FieldDefinit
   }
 }
 
+/** Reference fields: their values are ids of entries of `options.collection`. */
+function pointsAtEntries(field: Pick<FieldDefinition, 'type'>): boolean {
+  return fieldType(field.type).pointsAt === 'entry';
+}
+
 /** Field definition rules, plus the one that needs the database: a reference's target must exist. */
 async function assertValidDefinition(
   ctx: Pick<AuthorizedContext, 'db'>,
@@ -350,8 +357,8 @@ async function assertValidDefinition(
 ): Promise<void> {
   const issues = fieldDefinitionIssues(definition);
   const targetSlug = definition.options.collection;
-  const target = definition.type === 'reference' && targetSlug !== undefined ? await store.loadCollection(ctx.db, targetSlug) : undefined;
-  if (definition.type === 'reference' && targetSlug !== undefined && !target) issues.push({ path: 'options.collection', message: `No collection ${targetSlug}` });
+  const target = pointsAtEntries(definition) && targetSlug !== undefined ? await store.loadCollection(ctx.db, targetSlug) : undefined;
+  if (pointsAtEntries(definition) && targetSlug !== undefined && !target) issues.push({ path: 'options.collection', message: `No collection ${targetSlug}` });
   // A default reference must name an entry that exists, or every entry created without the field would be refused.
   const defaultId = definition.defaultValue;
   if (target && typeof defaultId === 'string' && !(await existingIds(ctx.db, target.tableName, [defaultId])).has(defaultId)) {
@@ -369,6 +376,27 @@ async function uniqueSlug<T>(message: string, work: () => Promise<T>): Promise<T
     throw error;
   }
 }
+
+export const listFieldTypes = defineOperation({
+  name: 'schema.listFieldTypes',
+  access: schemaRead,
+  async run(): Promise<{ items: z.output<typeof FieldTypeSchema>[] }> {
+    const items = fieldTypes.map((type) => {
+      const definition = fieldType(type);
+      return {
+        type,
+        widget: definition.widget,
+        validation: [...definition.validation],
+        options: [...definition.options],
+        unique: definition.unique,
+        sortable: definition.storage.sort !== undefined,
+        searchable: definition.searchText !== undefined,
+        changesTo: [...definition.changesTo],
+      };
+    });
+    return { items };
+  },
+});
 
 export const exportSchema = defineOperation({
   name: 'schema.export',

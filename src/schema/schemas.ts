@@ -126,6 +126,21 @@ export const CollectionSchemaOut = z
   })
   .meta({ id: 'Collection' });
 
+/** A field type as the admin panel needs it to build its forms (docs/decisions/0041). */
+export const FieldTypeSchema = z
+  .object({
+    type: z.enum(fieldTypes),
+    widget: z.string().describe('What the panel shows to edit a value: text-input, textarea, rich-text, entry-picker, …'),
+    validation: z.array(FieldValidationSchema.keyof()).describe('The validation keys a field of this type accepts'),
+    options: z.array(FieldOptionsSchema.keyof()).describe('The options keys a field of this type accepts'),
+    unique: z.boolean().describe('Whether a field of this type may be unique'),
+    sortable: z.boolean().describe('Whether content lists can be ordered by a field of this type (orderBy)'),
+    searchable: z.boolean().describe('Whether a searchable field of this type adds text to the search index'),
+    changesTo: z.array(z.enum(fieldTypes)).describe('The types a field of this type may change to, its stored values kept'),
+  })
+  .meta({ id: 'FieldType' });
+
+export const FieldTypeListResponse = z.object({ items: z.array(FieldTypeSchema) });
 export const CollectionItemResponse = z.object({ item: CollectionSchemaOut });
 export const CollectionListResponse = z.object({ items: z.array(CollectionSchemaOut) });
 export const FieldItemResponse = z.object({ item: FieldSchema });

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.ts';
 import { lockRows, lockRowsShared } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { CollectionsTable, FieldsTable } from '../db/types.ts';
+import { fieldType, fieldTypes } from '../fields/registry.ts';
 import type { CollectionDefinition, CollectionFeature, CollectionSchema, FieldDefinition, FieldType } from './types.ts';
 
 export type CollectionRow = Selectable<CollectionsTable>;
@@ -154,13 +155,16 @@ export async function listFieldRows(db: Db, collectionId?: string): Promise<Fiel
   return query.execute();
 }
 
+/** The types whose values are entry ids of `options.collection`: reference. */
+const entryReferenceTypes = fieldTypes.filter((type) => fieldType(type).pointsAt === 'entry');
+
 /** Every reference field, with the slug of the collection it belongs to. */
 export async function listReferenceFields(db: Db): Promise<{ collection: string; slug: string; target: string | undefined }[]> {
   const rows = await db.kysely
     .selectFrom('fields as f')
     .innerJoin('collections as c', 'c.id', 'f.collection_id')
     .select(['c.slug as collection', 'f.slug', 'f.options'])
-    .where('f.type', '=', 'reference')
+    .where('f.type', 'in', entryReferenceTypes)
     .execute();
   return rows.map((row) => ({ collection: row.collection, slug: row.slug, target: (JSON.parse(row.options) as { collection?: string }).collection }));
 }

@@ -1,26 +1,9 @@
+import type { FieldType } from '../fields/registry.ts';
+
 /** Collections and fields as the domain sees them (the wire shapes are in schemas.ts). */
 
-export const fieldTypes = [
-  'string',
-  'text',
-  'number',
-  'integer',
-  'boolean',
-  'datetime',
-  'select',
-  'multiSelect',
-  'portableText',
-  'image',
-  'file',
-  'reference',
-  'json',
-  'slug',
-] as const;
-
-export type FieldType = (typeof fieldTypes)[number];
-
-/** Types whose values order meaningfully and get an index, so lists sorted by them stay fast. */
-export const sortableFieldTypes: readonly FieldType[] = ['string', 'number', 'integer', 'boolean', 'datetime', 'select', 'slug'];
+// Field types are registered in src/fields/; their names go with the definitions that use them.
+export { fieldTypes, type FieldType } from '../fields/registry.ts';
 
 /**
  * The most fields a collection may have (docs/decisions/0009-column-limits.md). Far below both engines'

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { CollectionSchema, FieldDefinition } from './types.ts';
+import { fieldType } from '../fields/registry.ts';
+import type { CollectionSchema } from './types.ts';
 
 /**
  * TypeScript interfaces for a site's collections (`GET /schema?format=typescript`, DECISIONS §4): one
@@ -78,42 +79,10 @@ function dataInterface(collection: CollectionSchema, itemName: string, dataName:
     // Optional fields come back as null when empty; required ones always hold a value.
     const optional = field.required ? '' : '?';
     const nullable = field.required ? '' : ' | null';
-    lines.push(`  ${propertyName(field.slug)}${optional}: ${valueType(field)}${nullable};`);
+    lines.push(`  ${propertyName(field.slug)}${optional}: ${fieldType(field.type).typeScript(field.validation)}${nullable};`);
   }
   lines.push('}');
   return lines.join('\n');
-}
-
-function valueType(field: FieldDefinition): string {
-  switch (field.type) {
-    case 'string':
-    case 'text':
-    case 'slug':
-    case 'datetime':
-    case 'reference':
-      return 'string';
-    case 'number':
-    case 'integer':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'select':
-      return optionUnion(field);
-    case 'multiSelect':
-      return `(${optionUnion(field)})[]`;
-    case 'portableText':
-      return 'PortableTextBlock[]';
-    case 'image':
-    case 'file':
-      return 'MediaReference';
-    case 'json':
-      return 'unknown';
-  }
-}
-
-function optionUnion(field: FieldDefinition): string {
-  const options = field.validation.options ?? [];
-  return options.length > 0 ? options.map((option) => JSON.stringify(option)).join(' | ') : 'string';
 }
 
 /**

@@ -1,8 +1,7 @@
 import { columnData, isLive, liveData } from '../content/entries.ts';
-import { portableTextToPlainText } from '../content/portable-text.ts';
 import type { EntryRow } from '../content/store.ts';
-import type { PortableTextBlock } from '../content/value-types.ts';
 import type { SearchDocument, SearchVariant } from '../db/search-types.ts';
+import { fieldType } from '../fields/registry.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { CollectionSchema, FieldDefinition } from '../schema/types.ts';
 import { indexableText, titleKeys } from './text.ts';
@@ -30,22 +29,10 @@ export function shapesDocuments(fields: readonly FieldDefinition[], field: Field
   return field.searchable || titleField(fields)?.id === field.id;
 }
 
-/** The text of a value, for the types whose values are text (string, text, slug, select and its many, rich text). */
+/** The text of a value, for the types that have text to search. */
 function textOf(field: FieldDefinition, value: unknown): string {
   if (value === null || value === undefined) return '';
-  switch (field.type) {
-    case 'string':
-    case 'text':
-    case 'slug':
-    case 'select':
-      return String(value);
-    case 'multiSelect':
-      return (value as string[]).join(' ');
-    case 'portableText':
-      return portableTextToPlainText(value as PortableTextBlock[]);
-    default:
-      return '';
-  }
+  return fieldType(field.type).searchText?.(value) ?? '';
 }
 
 function documentOf(collection: LoadedCollection, row: EntryRow, variant: SearchVariant, values: Record<string, unknown>): SearchDocument {
