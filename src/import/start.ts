@@ -7,8 +7,8 @@ import { loadCollection } from '../schema/store.ts';
 import { findUserById } from '../users/store.ts';
 import { requireAnalysis, summaryOf } from './analysis.ts';
 import { defaultCollection } from './fields.ts';
-import { importKind, type ImportPayload } from './job.ts';
-import { jobView } from './job-view.ts';
+import { importKind, type ImportPayload } from './job/job.ts';
+import { jobView } from './job/view.ts';
 import { checkCollectionSlugs, prepareCollections } from './prepare.ts';
 import type { ExecuteJsonBody, ImportJobView } from './schemas.ts';
 
