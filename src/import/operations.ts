@@ -11,7 +11,8 @@ import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
 import { importAttachments } from './media/import-media.ts';
 import type { MediaImportRun } from './media/lines.ts';
-import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
+import { storedUrlMap } from './media/downloaded.ts';
+import { rewriteImportedUrls, type RewriteResult } from './media/rewrite.ts';
 import { probeUrl, type ProbeAnswer } from './probe.ts';
 import type { CallbackQuery, ConnectBody, HostedAnalyzeBody, MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
 
