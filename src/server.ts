@@ -9,7 +9,7 @@ import { isIpAddressUrl } from './auth/webauthn.ts';
 import { systemClock } from './core/clock.ts';
 import { EntryListeners } from './content/listeners.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
-import { importJob } from './import/job.ts';
+import { importJob } from './import/job/job.ts';
 import { configuredBaseUrl, type Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';

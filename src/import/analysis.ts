@@ -11,7 +11,7 @@ import type { AnalysisSchema } from './schemas.ts';
 import { requireSource } from './sources/registry.ts';
 import type { SourceAnalysis, SourceInput } from './sources/types.ts';
 import * as store from './store.ts';
-import { taxonomyTarget } from './taxonomy-names.ts';
+import { taxonomyTarget } from './job/taxonomy-names.ts';
 
 /** How long an analysed upload is kept for `execute` form B. */
 export const analysisLifetimeMs = 24 * 3_600_000;

@@ -3,15 +3,16 @@ import { access, defineOperation, type AuthorizedContext } from '../core/operati
 import type { MultipartBody } from '../http/body.ts';
 import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, requireAnalysis, type AnalysisView } from './analysis.ts';
 import { finishConnection, startConnection, type ConnectAnswer } from './hosted/connect.ts';
-import { hasFinished, importJobUpdates, runImportHere } from './job-run.ts';
-import { jobView, requireImportJob } from './job-view.ts';
+import { hasFinished, importJobUpdates, runImportHere } from './job/run-here.ts';
+import { jobView, requireImportJob } from './job/view.ts';
 import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
 import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
 import { importAttachments } from './media/import-media.ts';
 import type { MediaImportRun } from './media/lines.ts';
-import { rewriteImportedUrls, storedUrlMap, type RewriteResult } from './media/rewrite.ts';
+import { storedUrlMap } from './media/downloaded.ts';
+import { rewriteImportedUrls, type RewriteResult } from './media/rewrite.ts';
 import { probeUrl, type ProbeAnswer } from './probe.ts';
 import type { CallbackQuery, ConnectBody, HostedAnalyzeBody, MediaImportBody, ProbeBody, RewriteBody } from './schemas.ts';
 

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { validationError } from '../core/errors.ts';
 import { runOperation, type AuthorizedContext } from '../core/operation.ts';
+import type { Db } from '../db/connection.ts';
 import { createCollection, createField } from '../schema/operations.ts';
-import { loadCollection } from '../schema/store.ts';
+import { loadCollection, type LoadedCollection } from '../schema/store.ts';
 import type { CollectionFeature } from '../schema/types.ts';
 import { requireAnalysis, summaryOf } from './analysis.ts';
 import { compatibility, wantedFields } from './fields.ts';
@@ -27,15 +28,27 @@ export interface PreparedType {
   fieldsAdded: string[];
 }
 
+/** The target collections by slug, as they stand (undefined: none yet); read once and handed along. */
+export type TargetCollections = Map<string, LoadedCollection | undefined>;
+
+/** Reads each target collection once, however many post types go to it. */
+export async function readTargets(db: Db, slugs: Iterable<string>): Promise<TargetCollections> {
+  const targets: TargetCollections = new Map();
+  for (const slug of slugs) if (!targets.has(slug)) targets.set(slug, await loadCollection(db, slug));
+  return targets;
+}
+
 /**
  * Makes the collections of the mapping fit their post types: a missing collection is created, missing
  * fields are added (import.md §3 `new_collection`, `add_fields`); a field of a conflicting type is a
  * 400 naming it, before anything is changed. Each change goes through the schema operations.
+ * `targets` are the mapping's collections as the caller read them (start has checked them already),
+ * kept up to date here as they change.
  */
-export async function prepareCollections(ctx: AuthorizedContext, mappings: { postType: PostTypeAnalysis; collection: string }[]): Promise<PreparedType[]> {
+export async function prepareCollections(ctx: AuthorizedContext, mappings: { postType: PostTypeAnalysis; collection: string }[], targets: TargetCollections): Promise<PreparedType[]> {
   // Every conflict is found before anything changes.
   for (const { postType, collection } of mappings) {
-    const fit = compatibility(await loadCollection(ctx.db, collection), wantedFields(postType, collection));
+    const fit = compatibility(targets.get(collection), wantedFields(postType, collection));
     if (fit.status === 'incompatible') {
       throw validationError(
         fit.conflicts.map((conflict) => ({ path: `postTypes.${postType.name}`, message: `Collection ${collection} has field ${conflict.field} of type ${conflict.existingType}; the import needs ${conflict.wantedType}` })),
@@ -45,7 +58,7 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
   // Then each type in turn, against the collection as the types before it left it (several may share one).
   const prepared: PreparedType[] = [];
   for (const { postType, collection } of mappings) {
-    const existing = await loadCollection(ctx.db, collection);
+    const existing = targets.get(collection);
     const fit = compatibility(existing, wantedFields(postType, collection));
     if (!existing) {
       const supports: CollectionFeature[] = ['drafts', 'revisions', 'scheduling', 'search'];
@@ -63,6 +76,7 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
       }));
       added.push(field.slug);
     }
+    if (!existing || added.length > 0) targets.set(collection, await loadCollection(ctx.db, collection));
     prepared.push({ postType: postType.name, collection, created: !existing, fieldsAdded: added });
   }
   return prepared;
@@ -74,8 +88,9 @@ export async function preparePostTypes(ctx: AuthorizedContext, input: z.output<t
   const mappings = input.postTypes
     .filter((postType) => postType.enabled)
     .map((postType) => ({ postType: analysed.find((known) => known.name === postType.name) ?? assumedShape(postType.name), collection: postType.collection }));
-  checkCollectionSlugs(mappings.map((mapping) => mapping.collection));
-  return prepareCollections(ctx, mappings);
+  const slugs = mappings.map((mapping) => mapping.collection);
+  checkCollectionSlugs(slugs);
+  return prepareCollections(ctx, mappings, await readTargets(ctx.db, slugs));
 }
 
 /** Target collection slugs must be valid collection slugs (DECISIONS §4). */

@@ -5,6 +5,7 @@ import { recordStoredFile } from '../../media/upload-event.ts';
 import type { AttachmentRef } from '../sources/types.ts';
 import * as store from '../store.ts';
 import { DownloadFailure, downloadAttachment, filenameOf } from './download.ts';
+import { mediaKind, mediaSourceKey } from './downloaded.ts';
 import { rewriteImportedUrls, type RewriteResult } from './rewrite.ts';
 
 /**
@@ -14,10 +15,6 @@ import { rewriteImportedUrls, type RewriteResult } from './rewrite.ts';
  * recorded (`import_items` kind `media`, keyed by the old URL): a run again, or a resumed import,
  * downloads only what is missing, and the URL map for the rewrite is read from there.
  */
-
-/** The checkpoint rows of downloaded media: one per old URL, whatever site it came from. */
-export const mediaSourceKey = 'media';
-export const mediaKind = 'media';
 
 export type FileStatus = 'downloaded' | 'reused' | 'existing' | 'failed' | 'skipped';
 

@@ -4,12 +4,9 @@ import { columnData, toColumns } from '../../content/entries.ts';
 import * as contentStore from '../../content/store.ts';
 import { writeEntry } from '../../content/write.ts';
 import { inTransaction } from '../../db/dialect.ts';
-import { toMediaItem } from '../../media/items.ts';
-import { findMediaByIds } from '../../media/store.ts';
 import { lockCollection } from '../../schema/operations.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import * as store from '../store.ts';
-import { mediaKind, mediaSourceKey } from './import-media.ts';
 import { UrlRewriter } from './url-map.ts';
 
 /** What a rewrite changed. */
@@ -103,16 +100,4 @@ async function rewriteSections(ctx: AuthorizedContext, ids: string[], rewriter: 
     }
     return changed;
   });
-}
-
-/** The map of every file the media imports downloaded: old URL → the media item's URL now. */
-export async function storedUrlMap(ctx: AuthorizedContext): Promise<Record<string, string>> {
-  const downloaded = await store.importedOfKind(ctx.db, mediaSourceKey, mediaKind);
-  const items = new Map((await findMediaByIds(ctx.db, [...new Set(downloaded.map((row) => row.target_id))])).map((row) => [row.id, row]));
-  const map: Record<string, string> = {};
-  for (const { source_id: url, target_id: mediaId } of downloaded) {
-    const item = items.get(mediaId);
-    if (item) map[url] = toMediaItem(ctx, item).url;
-  }
-  return map;
 }

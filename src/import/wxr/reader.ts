@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { AppError } from '../../core/errors.ts';
-import type { WxrAuthor, WxrChannel, WxrItem, WxrRecord, WxrTerm } from './records.ts';
+import { emptyChannel, fillChannel, recordReaders, type RecordReader } from './elements.ts';
+import type { WxrRecord } from './records.ts';
 
 /**
  * Reads a WordPress export (WXR) as a stream of records: the channel (site title, URL, version), then
@@ -37,64 +38,93 @@ function qualified(tag: SaxesTagNS): string {
   return uri === '' ? tag.local : `other:${tag.local}`;
 }
 
-type Open = { name: string; attributes: Record<string, string> };
+function attributesOf(tag: SaxesTagNS): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const [key, attribute] of Object.entries(tag.attributes)) attributes[key] = attribute.value;
+  return attributes;
+}
 
-const authorFields: Record<string, keyof WxrAuthor> = {
-  'wp:author_id': 'id',
-  'wp:author_login': 'login',
-  'wp:author_email': 'email',
-  'wp:author_display_name': 'displayName',
-  'wp:author_first_name': 'firstName',
-  'wp:author_last_name': 'lastName',
-};
+/**
+ * The document as read so far, in one object that the parser's events go to: where the reader is
+ * (the open elements, the text of the innermost), the channel, the record being read, and the
+ * records read and not yet yielded. The root is at depth 0, the channel at 1, records at 2.
+ */
+class WxrDocument {
+  /** Records read, in file order, waiting to be yielded. */
+  readonly ready: WxrRecord[] = [];
+  private sawRoot = false;
+  private sawChannel = false;
+  /** The names of the open elements, the root's first. */
+  private readonly open: string[] = [];
+  private text = '';
+  private readonly channel = emptyChannel();
+  private channelSent = false;
+  /** The author, term or item being read, if any: its element is a child of the channel. */
+  private record: RecordReader | undefined;
 
-/** Term elements of the three shapes (wp:category, wp:tag, wp:term) onto one term. */
-const termFields: Record<string, keyof WxrTerm> = {
-  'wp:term_id': 'id',
-  'wp:category_nicename': 'slug',
-  'wp:tag_slug': 'slug',
-  'wp:term_slug': 'slug',
-  'wp:category_parent': 'parent',
-  'wp:term_parent': 'parent',
-  'wp:cat_name': 'name',
-  'wp:tag_name': 'name',
-  'wp:term_name': 'name',
-  'wp:category_description': 'description',
-  'wp:tag_description': 'description',
-  'wp:term_description': 'description',
-  'wp:term_taxonomy': 'taxonomy',
-};
+  openTag(tag: SaxesTagNS): void {
+    const name = qualified(tag);
+    const depth = this.open.length;
+    if (depth === 0) {
+      this.sawRoot = true;
+      if (name !== 'rss') throw badExport(`Not a WordPress export: the root element is <${tag.name}>, not <rss>`);
+    } else if (depth === 1 && name === 'channel') {
+      this.sawChannel = true;
+    } else if (depth === 2 && this.sawChannel) {
+      const startRecord = recordReaders.get(name);
+      if (startRecord) {
+        this.sendChannel();
+        this.record = startRecord();
+      }
+    } else {
+      this.record?.open?.(name, attributesOf(tag), depth === 3);
+    }
+    this.open.push(name);
+    this.text = '';
+  }
 
-const itemFields: Record<string, keyof WxrItem> = {
-  title: 'title',
-  link: 'link',
-  guid: 'guid',
-  'content:encoded': 'content',
-  'excerpt:encoded': 'excerpt',
-  'wp:post_id': 'id',
-  'wp:post_date': 'date',
-  'wp:post_date_gmt': 'dateGmt',
-  'wp:post_modified': 'modified',
-  'wp:post_modified_gmt': 'modifiedGmt',
-  'wp:post_name': 'slug',
-  'wp:status': 'status',
-  'wp:post_parent': 'parent',
-  'wp:menu_order': 'menuOrder',
-  'wp:post_type': 'postType',
-  'wp:post_password': 'password',
-  'wp:is_sticky': 'sticky',
-  'wp:attachment_url': 'attachmentUrl',
-};
+  addText(chunk: string): void {
+    if (this.text.length + chunk.length > maxTextLength) throw badExport(`An element holds more than ${maxTextLength} characters of text`);
+    this.text += chunk;
+  }
 
-const channelFields: Record<string, keyof WxrChannel> = {
-  title: 'title',
-  link: 'link',
-  description: 'description',
-  language: 'language',
-  'wp:wxr_version': 'version',
-  'wp:base_site_url': 'baseSiteUrl',
-  'wp:base_blog_url': 'baseBlogUrl',
-};
+  closeTag(): void {
+    const name = this.open.pop()!;
+    const text = this.text;
+    this.text = '';
+    const depth = this.open.length;
+    if (this.record) {
+      if (depth === 2) {
+        this.ready.push(this.record.done());
+        this.record = undefined;
+      } else {
+        this.record.close(name, text, depth === 3);
+      }
+    } else if (depth === 2 && this.sawChannel) {
+      fillChannel(this.channel, name, text);
+    } else if (depth === 1 && name === 'channel') {
+      this.sendChannel();
+    }
+  }
+
+  /** After the last byte: a file with no element, or no channel, is no export. */
+  finish(): void {
+    if (!this.sawRoot) throw badExport('Not XML: the file holds no element');
+    if (!this.sawChannel) throw badExport('Not a WordPress export: the file has no <channel>');
+  }
+
+  /** The channel record goes first, once: before the first record, or at the channel's end if it has none. */
+  private sendChannel(): void {
+    if (this.channelSent) return;
+    const { version } = this.channel;
+    if (version === '') throw badExport('Not a WordPress export: the file names no WXR version (<wp:wxr_version>)');
+    if (!(wxrVersions as readonly string[]).includes(version)) {
+      throw badExport(`Unknown WXR version ${JSON.stringify(version.slice(0, 40))}; Folio reads versions ${wxrVersions.join(', ')}`);
+    }
+    this.channelSent = true;
+    this.ready.push({ kind: 'channel', channel: { ...this.channel } });
+  }
+}
 
 /**
  * The records of the export in `source`, in file order. The channel record comes first, once its
@@ -103,121 +133,14 @@ const channelFields: Record<string, keyof WxrChannel> = {
  */
 export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<WxrRecord> {
   const parser = new SaxesParser({ xmlns: true, position: true });
-  const queue: WxrRecord[] = [];
-  const stack: Open[] = [];
-  let text = '';
-  let sawRoot = false;
-  let sawChannel = false;
-  const channel: WxrChannel = { title: '', link: '', description: '', language: '', version: '', baseSiteUrl: '', baseBlogUrl: '' };
-  let channelSent = false;
-  let author: WxrAuthor | undefined;
-  let term: (WxrTerm & { shape: string }) | undefined;
-  let item: WxrItem | undefined;
-  let meta: { key: string; value: string } | undefined;
-  let comment = false;
-
-  const sendChannel = () => {
-    if (channelSent) return;
-    if (channel.version === '') throw badExport('Not a WordPress export: the file names no WXR version (<wp:wxr_version>)');
-    if (!(wxrVersions as readonly string[]).includes(channel.version)) {
-      throw badExport(`Unknown WXR version ${JSON.stringify(channel.version.slice(0, 40))}; Folio reads versions ${wxrVersions.join(', ')}`);
-    }
-    channelSent = true;
-    queue.push({ kind: 'channel', channel: { ...channel } });
-  };
-
+  const document = new WxrDocument();
   parser.on('doctype', () => {
     throw badExport('The file has a DOCTYPE: entity declarations are refused (a WordPress export has none)');
   });
-  parser.on('opentag', (tag) => {
-    const name = qualified(tag as SaxesTagNS);
-    const attributes: Record<string, string> = {};
-    for (const [key, attribute] of Object.entries((tag as SaxesTagNS).attributes)) attributes[key] = attribute.value;
-    const depth = stack.length;
-    if (depth === 0) {
-      sawRoot = true;
-      if (name !== 'rss') throw badExport(`Not a WordPress export: the root element is <${tag.name}>, not <rss>`);
-    } else if (depth === 1 && name === 'channel') {
-      sawChannel = true;
-    } else if (depth === 2 && sawChannel) {
-      if (name === 'wp:author') {
-        sendChannel();
-        author = { id: '', login: '', email: '', displayName: '', firstName: '', lastName: '' };
-      } else if (name === 'wp:category' || name === 'wp:tag' || name === 'wp:term') {
-        sendChannel();
-        const taxonomy = name === 'wp:category' ? 'category' : name === 'wp:tag' ? 'post_tag' : '';
-        term = { id: '', taxonomy, slug: '', parent: '', name: '', description: '', shape: name };
-      } else if (name === 'item') {
-        sendChannel();
-        item = emptyItem();
-      }
-    } else if (item && name === 'wp:postmeta') {
-      meta = { key: '', value: '' };
-    } else if (item && name === 'wp:comment') {
-      comment = true;
-    } else if (item && name === 'category' && depth === 3) {
-      item.terms.push({ taxonomy: attributes.domain ?? 'category', slug: attributes.nicename ?? '', name: '' });
-    }
-    stack.push({ name, attributes });
-    text = '';
-  });
-  const addText = (chunk: string) => {
-    if (text.length + chunk.length > maxTextLength) throw badExport(`An element holds more than ${maxTextLength} characters of text`);
-    text += chunk;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    const open = stack.pop()!;
-    const name = open.name;
-    const value = text;
-    text = '';
-    const depth = stack.length;
-    if (depth === 2 && sawChannel && !author && !term && !item && Object.hasOwn(channelFields, name)) {
-      channel[channelFields[name]!] = value.trim();
-    } else if (author) {
-      if (depth === 2) {
-        queue.push({ kind: 'author', author });
-        author = undefined;
-      } else if (Object.hasOwn(authorFields, name)) author[authorFields[name]!] = value.trim();
-    } else if (term) {
-      if (depth === 2) {
-        const { shape: _shape, ...done } = term;
-        queue.push({ kind: 'term', term: done });
-        term = undefined;
-      } else if (name === 'wp:termmeta' || name === 'wp:meta_key' || name === 'wp:meta_value') {
-        // Term meta is not kept: Folio's terms have no custom fields.
-      } else if (Object.hasOwn(termFields, name)) term[termFields[name]!] = name === 'wp:term_name' || name === 'wp:cat_name' || name === 'wp:tag_name' || name.endsWith('description') ? value : value.trim();
-    } else if (item) {
-      if (depth === 2) {
-        // WordPress's own default for an item that names no type.
-        if (item.postType === '') item.postType = 'post';
-        queue.push({ kind: 'item', item });
-        item = undefined;
-      } else if (meta) {
-        if (name === 'wp:meta_key') meta.key = value.trim();
-        else if (name === 'wp:meta_value') meta.value = value;
-        else if (name === 'wp:postmeta') {
-          if (meta.key !== '') item.meta.push(meta);
-          meta = undefined;
-        }
-      } else if (comment) {
-        if (name === 'wp:comment') {
-          comment = false;
-          item.commentCount++;
-        }
-      } else if (depth === 3 && name === 'category') {
-        item.terms[item.terms.length - 1]!.name = value;
-      } else if (depth === 3 && name === 'dc:creator') {
-        if (value.trim() !== '') item.creators.push(value.trim());
-      } else if (depth === 3 && Object.hasOwn(itemFields, name)) {
-        const field = itemFields[name]!;
-        (item as unknown as Record<string, string>)[field] = field === 'content' || field === 'excerpt' || field === 'title' ? value : value.trim();
-      }
-    } else if (depth === 1 && name === 'channel') {
-      sendChannel();
-    }
-  });
+  parser.on('opentag', (tag) => document.openTag(tag as SaxesTagNS));
+  parser.on('text', (chunk) => document.addText(chunk));
+  parser.on('cdata', (chunk) => document.addText(chunk));
+  parser.on('closetag', () => document.closeTag());
 
   const decoder = new StringDecoder('utf8');
   const fail = (error: unknown): never => {
@@ -234,7 +157,7 @@ export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>
     } catch (error) {
       fail(error);
     }
-    while (queue.length > 0) yield queue.shift()!;
+    yield* document.ready.splice(0);
   }
   if (!sawBytes) throw badExport('The file is empty');
   try {
@@ -243,34 +166,6 @@ export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>
   } catch (error) {
     fail(error);
   }
-  if (!sawRoot) throw badExport('Not XML: the file holds no element');
-  if (!sawChannel) throw badExport('Not a WordPress export: the file has no <channel>');
-  while (queue.length > 0) yield queue.shift()!;
-}
-
-function emptyItem(): WxrItem {
-  return {
-    id: '',
-    title: '',
-    link: '',
-    guid: '',
-    content: '',
-    excerpt: '',
-    date: '',
-    dateGmt: '',
-    modified: '',
-    modifiedGmt: '',
-    slug: '',
-    status: '',
-    parent: '',
-    menuOrder: '',
-    postType: '',
-    password: '',
-    sticky: '',
-    attachmentUrl: '',
-    creators: [],
-    terms: [],
-    meta: [],
-    commentCount: 0,
-  };
+  document.finish();
+  yield* document.ready.splice(0);
 }

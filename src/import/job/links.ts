@@ -1,14 +1,14 @@
 import { setImmediate } from 'node:timers/promises';
-import { columnData, toColumns } from '../content/entries.ts';
-import type { PortableTextBlock } from '../content/value-types.ts';
-import * as contentStore from '../content/store.ts';
-import { writeEntry } from '../content/write.ts';
-import { inTransaction } from '../db/dialect.ts';
-import { lockCollection } from '../schema/operations.ts';
-import type { LoadedCollection } from '../schema/store.ts';
+import { columnData, toColumns } from '../../content/entries.ts';
+import type { PortableTextBlock } from '../../content/value-types.ts';
+import * as contentStore from '../../content/store.ts';
+import { writeEntry } from '../../content/write.ts';
+import { inTransaction } from '../../db/dialect.ts';
+import { lockCollection } from '../../schema/operations.ts';
+import type { LoadedCollection } from '../../schema/store.ts';
 import { itemRow, noteRow, type ImportRun } from './run-state.ts';
-import type { AttachmentRef } from './sources/types.ts';
-import * as store from './store.ts';
+import type { AttachmentRef } from '../sources/types.ts';
+import * as store from '../store.ts';
 
 /**
  * The pass after every item exists: page hierarchy (`post_parent` → the `parent` reference) and

@@ -1,18 +1,18 @@
-import { creditsColumn } from '../bylines/credits.ts';
-import { isoNow } from '../core/clock.ts';
-import { firstFreeSlug, isUrlSafeSlug, slugify } from '../core/slugs.ts';
-import { validateEntryData } from '../content/field-values.ts';
-import * as contentStore from '../content/store.ts';
-import { newEntryRow, writeEntry } from '../content/write.ts';
-import type { Transaction } from '../db/dialect.ts';
-import { lockCollection } from '../schema/operations.ts';
-import type { LoadedCollection } from '../schema/store.ts';
-import { addEntryTerms } from '../taxonomies/store.ts';
-import { metaFieldSlug, typedMetaValue } from './wxr/normalize.ts';
+import { creditsColumn } from '../../bylines/credits.ts';
+import { isoNow } from '../../core/clock.ts';
+import { firstFreeSlug, isUrlSafeSlug, slugify } from '../../core/slugs.ts';
+import { validateEntryData } from '../../content/field-values.ts';
+import * as contentStore from '../../content/store.ts';
+import { newEntryRow, writeEntry } from '../../content/write.ts';
+import type { Transaction } from '../../db/dialect.ts';
+import { lockCollection } from '../../schema/operations.ts';
+import type { LoadedCollection } from '../../schema/store.ts';
+import { addEntryTerms } from '../../taxonomies/store.ts';
+import { metaFieldSlug, typedMetaValue } from '../wxr/normalize.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
-import type { NormalizedItem } from './sources/types.ts';
+import type { NormalizedItem } from '../sources/types.ts';
 import { bylineFor, ensureTerm, linkTaxonomy } from './structure.ts';
-import * as store from './store.ts';
+import * as store from '../store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
 
 /**

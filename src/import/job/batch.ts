@@ -1,14 +1,14 @@
-import { isoNow } from '../core/clock.ts';
-import { newId } from '../core/ids.ts';
-import { firstFreeSlug, isUrlSafeSlug, slugify } from '../core/slugs.ts';
-import { inTransaction, type Transaction } from '../db/dialect.ts';
-import * as contentStore from '../content/store.ts';
-import { lockCollection } from '../schema/operations.ts';
-import * as sectionStore from '../sections/store.ts';
+import { isoNow } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import { firstFreeSlug, isUrlSafeSlug, slugify } from '../../core/slugs.ts';
+import { inTransaction, type Transaction } from '../../db/dialect.ts';
+import * as contentStore from '../../content/store.ts';
+import { lockCollection } from '../../schema/operations.ts';
+import * as sectionStore from '../../sections/store.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
-import type { ImportRecord } from './sources/types.ts';
+import type { ImportRecord } from '../sources/types.ts';
 import { applyAuthorMapping, loadStructure } from './structure.ts';
-import * as store from './store.ts';
+import * as store from '../store.ts';
 import { writeItem } from './write-item.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { AuthorizedContext } from '../core/operation.ts';
-import type { Db } from '../db/connection.ts';
-import type { LoadedCollection } from '../schema/store.ts';
-import type { ImportOptionsInput } from './schemas.ts';
-import type * as store from './store.ts';
+import type { AuthorizedContext } from '../../core/operation.ts';
+import type { Db } from '../../db/connection.ts';
+import type { LoadedCollection } from '../../schema/store.ts';
+import type { ImportOptionsInput } from '../schemas.ts';
+import type * as store from '../store.ts';
 
 /** What one run of an import job works with: who, where from, where to, and what it has made so far. */
 export interface ImportRun {

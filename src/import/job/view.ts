@@ -1,12 +1,12 @@
-import { notFound } from '../core/errors.ts';
-import type { AuthorizedContext } from '../core/operation.ts';
-import { findJob } from '../jobs/store.ts';
-import type { Job } from '../jobs/types.ts';
-import { summaryOf } from './analysis.ts';
+import { notFound } from '../../core/errors.ts';
+import type { AuthorizedContext } from '../../core/operation.ts';
+import { findJob } from '../../jobs/store.ts';
+import type { Job } from '../../jobs/types.ts';
+import { summaryOf } from '../analysis.ts';
 import { importKind, totalOf, type ImportPayload } from './job.ts';
 import { buildReport } from './report.ts';
-import type { ImportJobView, ImportProgress, ImportReport } from './schemas.ts';
-import * as store from './store.ts';
+import type { ImportJobView, ImportProgress, ImportReport } from '../schemas.ts';
+import * as store from '../store.ts';
 
 export async function requireImportJob(ctx: AuthorizedContext, id: string): Promise<Job> {
   const job = await findJob(ctx.db, id);

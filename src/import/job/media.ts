@@ -1,8 +1,8 @@
-import type { ImportRun } from '../run-state.ts';
+import type { ImportRun } from './run-state.ts';
 import type { ImportProgress, ImportReport } from '../schemas.ts';
 import type { AttachmentRef } from '../sources/types.ts';
 import * as store from '../store.ts';
-import { importAttachments } from './import-media.ts';
+import { importAttachments } from '../media/import-media.ts';
 
 /** What the media phase adds to an import's report. */
 export type MediaPhaseReport = Pick<ImportReport['media'], 'downloads' | 'pending'>;

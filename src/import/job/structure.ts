@@ -1,15 +1,15 @@
-import { addByline } from '../bylines/credits.ts';
-import { findBylineByUser } from '../bylines/store.ts';
-import { isoNow } from '../core/clock.ts';
-import { newId } from '../core/ids.ts';
-import { isUrlSafeSlug, slugify } from '../core/slugs.ts';
-import type { Db } from '../db/connection.ts';
-import { inTransaction } from '../db/dialect.ts';
-import * as taxonomyStore from '../taxonomies/store.ts';
-import { findUserById } from '../users/store.ts';
+import { addByline } from '../../bylines/credits.ts';
+import { findBylineByUser } from '../../bylines/store.ts';
+import { isoNow } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import { isUrlSafeSlug, slugify } from '../../core/slugs.ts';
+import type { Db } from '../../db/connection.ts';
+import { inTransaction } from '../../db/dialect.ts';
+import * as taxonomyStore from '../../taxonomies/store.ts';
+import { findUserById } from '../../users/store.ts';
 import { itemRow, noteRow, type ImportRun } from './run-state.ts';
-import type { NormalizedAuthor, NormalizedTerm } from './sources/types.ts';
-import * as store from './store.ts';
+import type { NormalizedAuthor, NormalizedTerm } from '../sources/types.ts';
+import * as store from '../store.ts';
 import { taxonomyLabels, taxonomyTarget } from './taxonomy-names.ts';
 
 /**

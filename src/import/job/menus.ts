@@ -1,14 +1,14 @@
-import { isoNow } from '../core/clock.ts';
-import { AppError } from '../core/errors.ts';
-import { newId } from '../core/ids.ts';
-import { slugify } from '../core/slugs.ts';
-import { inTransaction, type Transaction } from '../db/dialect.ts';
-import { checkLink, type LinkInput } from '../menus/references.ts';
-import * as menuStore from '../menus/store.ts';
-import { maxMenuDepth } from '../menus/tree.ts';
+import { isoNow } from '../../core/clock.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { slugify } from '../../core/slugs.ts';
+import { inTransaction, type Transaction } from '../../db/dialect.ts';
+import { checkLink, type LinkInput } from '../../menus/references.ts';
+import * as menuStore from '../../menus/store.ts';
+import { maxMenuDepth } from '../../menus/tree.ts';
 import { itemRow, noteRow, type ImportRun } from './run-state.ts';
-import type { NormalizedMenuItem } from './sources/types.ts';
-import * as store from './store.ts';
+import type { NormalizedMenuItem } from '../sources/types.ts';
+import * as store from '../store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
 
 /**

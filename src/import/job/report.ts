@@ -1,8 +1,8 @@
-import type { Db } from '../db/connection.ts';
-import type { ImportReport } from './schemas.ts';
-import type { MediaPhaseReport } from './media/job-phase.ts';
-import type { SourceAnalysis } from './sources/types.ts';
-import * as store from './store.ts';
+import type { Db } from '../../db/connection.ts';
+import type { ImportReport } from '../schemas.ts';
+import type { MediaPhaseReport } from './media.ts';
+import type { SourceAnalysis } from '../sources/types.ts';
+import * as store from '../store.ts';
 
 /**
  * The report of an import (DECISIONS §7), read from what the job wrote (checkpoints and notes), so

@@ -1,10 +1,10 @@
-import type { AuthorizedContext } from '../core/operation.ts';
-import { createJobRunner } from '../jobs/runner.ts';
-import { findJob } from '../jobs/store.ts';
-import type { Job } from '../jobs/types.ts';
+import type { AuthorizedContext } from '../../core/operation.ts';
+import { createJobRunner } from '../../jobs/runner.ts';
+import { findJob } from '../../jobs/store.ts';
+import type { Job } from '../../jobs/types.ts';
 import { importJob } from './job.ts';
-import { jobView, requireImportJob } from './job-view.ts';
-import type { ImportJobView } from './schemas.ts';
+import { jobView, requireImportJob } from './view.ts';
+import type { ImportJobView } from '../schemas.ts';
 
 /**
  * `POST /import/legacy/execute` answers when the import is done (issue 29, item 19), so the request

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { systemPrincipal } from '../core/context.ts';
-import type { AuthorizedContext } from '../core/operation.ts';
-import { defineJob, type JobKind } from '../jobs/types.ts';
-import { readSettings } from '../settings/read.ts';
-import { analysisInput, summaryOf } from './analysis.ts';
+import { systemPrincipal } from '../../core/context.ts';
+import type { AuthorizedContext } from '../../core/operation.ts';
+import { defineJob, type JobKind } from '../../jobs/types.ts';
+import { readSettings } from '../../settings/read.ts';
+import { analysisInput, summaryOf } from '../analysis.ts';
 import { batchSize, writeBatch } from './batch.ts';
 import { linkItems } from './links.ts';
-import { importJobMedia } from './media/job-phase.ts';
+import { importJobMedia } from './media.ts';
 import { importMenus } from './menus.ts';
 import { buildReport } from './report.ts';
 import type { ImportRun } from './run-state.ts';
-import type { ImportProgress, ImportReport } from './schemas.ts';
-import { requireSource } from './sources/registry.ts';
-import type { ImportRecord, NormalizedAuthor, NormalizedTerm, SourceAnalysis } from './sources/types.ts';
-import * as store from './store.ts';
+import type { ImportProgress, ImportReport } from '../schemas.ts';
+import { requireSource } from '../sources/registry.ts';
+import type { ImportRecord, NormalizedAuthor, NormalizedTerm, SourceAnalysis } from '../sources/types.ts';
+import * as store from '../store.ts';
 import { importAuthors, importTerms, loadStructure } from './structure.ts';
 
 /**
