@@ -5,7 +5,8 @@ import { patternMaxSteps, patternValueMaxLength } from '../src/fields/patterns.t
 import { normalizeDateTime } from '../src/fields/types/datetime.ts';
 import { checkFieldValue, defaultValueFor } from '../src/fields/values.ts';
 import { fieldDefinitionIssues, patternMaxLength, typeChangeProblem } from '../src/schema/field-rules.ts';
-import { fieldTypes, type FieldType, type FieldValidation } from '../src/schema/types.ts';
+import type { FieldValidation } from '../src/fields/definition.ts';
+import { fieldTypes, type FieldType } from '../src/fields/names.ts';
 import { fieldDefinition } from './support/fields.ts';
 
 const ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV';

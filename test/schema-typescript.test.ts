@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkFieldValue } from '../src/fields/values.ts';
 import { schemaToTypeScript } from '../src/schema/typescript.ts';
-import type { CollectionSchema, FieldDefinition, FieldType } from '../src/schema/types.ts';
+import type { FieldDefinition } from '../src/fields/definition.ts';
+import type { FieldType } from '../src/fields/names.ts';
+import type { CollectionSchema } from '../src/schema/types.ts';
 import { fieldDefinition } from './support/fields.ts';
 import { typeScriptDiagnostics } from './support/typescript.ts';
 

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.ts';
 import type { Db } from '../db/connection.ts';
 import { fromColumnValue, responseColumnValue, toColumnValue } from '../fields/columns.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import type { FieldDefinition } from '../schema/types.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
 import { fillMediaValues, type MediaLinks } from './media-values.ts';
 import type { EntrySchema } from './schemas.ts';
 import type { EntryRow } from './store.ts';

@@ -2,7 +2,7 @@ import type { ValidationIssue } from '../core/errors.ts';
 import { fieldType } from '../fields/registry.ts';
 import type { StoredMediaReference } from '../fields/types/media-reference.ts';
 import { checkFieldValue, copyOfDefault, isBlankValue } from '../fields/values.ts';
-import type { FieldDefinition } from '../schema/types.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
 
 /**
  * An entry's field values against its collection's fields (each value's own check is its type's, in

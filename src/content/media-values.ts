@@ -4,7 +4,7 @@ import type { Db } from '../db/connection.ts';
 import type { StoredMediaReference } from '../fields/types/media-reference.ts';
 import { fileUrl } from '../media/items.ts';
 import { findMediaByIds, type MediaRow } from '../media/store.ts';
-import type { FieldDefinition } from '../schema/types.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
 import { isMediaField } from './field-values.ts';
 import type { LibraryMedia, MediaReference } from './value-types.ts';
 

@@ -1,6 +1,7 @@
 import { RawJson } from '../core/raw-json.ts';
 import type { ColumnKind, SortKind } from '../db/entry-tables.ts';
-import type { FieldDefinition, FieldType } from '../schema/types.ts';
+import type { FieldType } from './names.ts';
+import type { FieldDefinition } from './definition.ts';
 import { fieldType } from './registry.ts';
 
 /** Field values to and from the entry table's columns (docs/decisions/0005). */

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../core/errors.ts';
-import type { FieldOptions, FieldValidation } from '../schema/types.ts';
-import type { FieldType } from './registry.ts';
+import type { FieldOptions, FieldValidation } from './definition.ts';
+import type { FieldType } from './names.ts';
 import type { Storage } from './storage.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { FieldTypeDefinition } from './field-type.ts';
+import type { FieldType } from './names.ts';
 import { booleanField } from './types/boolean.ts';
 import { datetimeField } from './types/datetime.ts';
 import { fileField } from './types/file.ts';
@@ -16,7 +17,7 @@ import { textField } from './types/text.ts';
 import { urlField } from './types/url.ts';
 
 /** Every field type by its name on the wire, in the order the API lists them. */
-const registry = {
+const registry: { readonly [Name in FieldType]: FieldTypeDefinition } = {
   string: stringField,
   text: textField,
   number: numberField,
@@ -34,9 +35,6 @@ const registry = {
   url: urlField,
 };
 
-export type FieldType = keyof typeof registry;
-
-export const fieldTypes = Object.keys(registry) as readonly FieldType[];
 
 export function fieldType(type: FieldType): FieldTypeDefinition {
   return registry[type];

@@ -1,4 +1,5 @@
-import type { FieldDefinition, FieldType } from '../schema/types.ts';
+import type { FieldType } from './names.ts';
+import type { FieldDefinition } from './definition.ts';
 import type { ValueCheck } from './field-type.ts';
 import { fieldType } from './registry.ts';
 

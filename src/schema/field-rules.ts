@@ -1,9 +1,10 @@
 import type { ValidationIssue } from '../core/errors.ts';
 import { columnKind } from '../fields/columns.ts';
 import { compilePattern } from '../fields/patterns.ts';
-import { fieldType, fieldTypes } from '../fields/registry.ts';
+import type { FieldOptions, FieldValidation } from '../fields/definition.ts';
+import { fieldTypes, type FieldType } from '../fields/names.ts';
+import { fieldType } from '../fields/registry.ts';
 import { checkFieldValue, isBlankValue } from '../fields/values.ts';
-import type { FieldOptions, FieldType, FieldValidation } from './types.ts';
 
 /** The parts of a field definition whose consistency these rules check (DECISIONS §4). */
 export interface FieldDefinitionInput {

@@ -10,14 +10,16 @@ import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
 import { columnValues, existingIds } from '../content/store.ts';
 import { columnKind, fromColumnValue, sortKind } from '../fields/columns.ts';
-import { fieldType, fieldTypes } from '../fields/registry.ts';
+import { fieldTypes } from '../fields/names.ts';
+import { fieldType } from '../fields/registry.ts';
 import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values.ts';
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
-import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema, type FieldDefinition } from './types.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
+import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema } from './types.ts';
 
 const schemaRead = access.scope('schema:read', { minRole: roles.editor });
 const schemaWrite = access.scope('schema:write', { minRole: roles.admin });

@@ -3,8 +3,11 @@ import type { Db } from '../db/connection.ts';
 import { lockRows, lockRowsShared } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { CollectionsTable, FieldsTable } from '../db/types.ts';
-import { fieldType, fieldTypes } from '../fields/registry.ts';
-import type { CollectionDefinition, CollectionFeature, CollectionSchema, FieldDefinition, FieldType } from './types.ts';
+import { fieldTypes } from '../fields/names.ts';
+import { fieldType } from '../fields/registry.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
+import type { FieldType } from '../fields/names.ts';
+import type { CollectionDefinition, CollectionFeature, CollectionSchema } from './types.ts';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 export type FieldRow = Selectable<FieldsTable>;

@@ -1,9 +1,9 @@
-import type { FieldType } from '../fields/registry.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
 
 /** Collections and fields as the domain sees them (the wire shapes are in schemas.ts). */
 
 // Field types are registered in src/fields/; their names go with the definitions that use them.
-export { fieldTypes, type FieldType } from '../fields/registry.ts';
+export { fieldTypes, type FieldType } from '../fields/names.ts';
 
 /**
  * The most fields a collection may have (docs/decisions/0009-column-limits.md). Far below both engines'
@@ -15,40 +15,6 @@ export const maxFieldsPerCollection = 300;
 
 export const collectionFeatures = ['drafts', 'revisions', 'preview', 'scheduling', 'search'] as const;
 export type CollectionFeature = (typeof collectionFeatures)[number];
-
-export interface FieldValidation {
-  min?: number;
-  max?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  /** Allowed values of `select` and `multiSelect`. */
-  options?: string[];
-}
-
-export interface FieldOptions {
-  /** Target collection slug of a `reference` field. */
-  collection?: string;
-  /** Suggested textarea height of a `text` field. */
-  rows?: number;
-}
-
-export interface FieldDefinition {
-  id: string;
-  slug: string;
-  label: string;
-  type: FieldType;
-  required: boolean;
-  unique: boolean;
-  defaultValue?: unknown;
-  validation: FieldValidation;
-  options: FieldOptions;
-  searchable: boolean;
-  translatable: boolean;
-  sortOrder: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface CollectionDefinition {
   id: string;

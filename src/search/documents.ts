@@ -3,7 +3,8 @@ import type { EntryRow } from '../content/store.ts';
 import type { SearchDocument, SearchVariant } from '../db/search-types.ts';
 import { fieldType } from '../fields/registry.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import type { CollectionSchema, FieldDefinition } from '../schema/types.ts';
+import type { CollectionSchema } from '../schema/types.ts';
+import type { FieldDefinition } from '../fields/definition.ts';
 import { indexableText, titleKeys } from './text.ts';
 
 /**

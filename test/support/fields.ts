@@ -1,4 +1,5 @@
-import type { FieldDefinition, FieldType } from '../../src/schema/types.ts';
+import type { FieldDefinition } from '../../src/fields/definition.ts';
+import type { FieldType } from '../../src/fields/names.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
 

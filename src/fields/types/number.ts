@@ -1,4 +1,4 @@
-import type { FieldValidation } from '../../schema/types.ts';
+import type { FieldValidation } from '../definition.ts';
 import { fail, pass, type FieldTypeDefinition, type ValueCheck } from '../field-type.ts';
 
 /** The `validation` keys of the numeric types. */

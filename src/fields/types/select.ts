@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../core/errors.ts';
-import type { FieldValidation } from '../../schema/types.ts';
+import type { FieldValidation } from '../definition.ts';
 import { fail, pass, type FieldTypeDefinition } from '../field-type.ts';
 import { sortedText } from '../storage.ts';
 import { ownText } from '../text-checks.ts';

@@ -1,4 +1,4 @@
-import type { FieldValidation } from '../../schema/types.ts';
+import type { FieldValidation } from '../definition.ts';
 import { fail, type FieldTypeDefinition, type ValueCheck } from '../field-type.ts';
 import { sortedText } from '../storage.ts';
 import { checkLength, textValidation } from '../text-checks.ts';
