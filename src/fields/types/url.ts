@@ -27,6 +27,7 @@ function checkUrl(value: unknown, validation: FieldValidation): ValueCheck {
   if (typeof value !== 'string') return fail('Must be a string');
   const text = value.trim();
   const url = URL.parse(text);
+  // A bare `mailto:` or `tel:` (nothing after the scheme) names no one.
   if (url === null || !schemes.includes(url.protocol) || url.href === url.protocol) return fail(expected);
   // The parser drops tabs and line breaks inside a URL; an author's stray one is refused instead.
   if (/\s/.test(text)) return fail('Must not contain spaces or line breaks (write a space as %20)');
