@@ -3,7 +3,7 @@ import type { AuthorizedContext } from '../core/operation.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { isMissingSchemaObject } from '../db/dialect.ts';
-import { lockCollection, requireCollection } from '../schema/operations.ts';
+import { lockCollection, requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { isLive, type View } from './entries.ts';
 import * as store from './store.ts';
@@ -55,7 +55,7 @@ export async function loadEntry(
   input: { collection: string; id: string; locale?: string },
   options: { lock?: boolean; includeTrashed?: boolean } = {},
 ): Promise<{ collection: LoadedCollection; row: store.EntryRow }> {
-  // A write holds the collection against schema changes until it commits (schema/operations.ts).
+  // A write holds the collection against schema changes until it commits (schema/store.ts, lockCollectionRow).
   const collection = options.lock ? await lockCollection(db, input.collection, 'share') : await requireCollection(db, input.collection);
   const row = await requireEntry(db, collection, { ref: input.id, locale: input.locale, view: viewOf(ctx), ...options });
   return { collection, row };

@@ -10,7 +10,7 @@ import { dataBeforeSave } from '../plugins/events.ts';
 import { creditIssues, creditsColumn } from '../bylines/credits.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
-import { lockCollection, requireCollection } from '../schema/operations.ts';
+import { lockCollection, requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { sortableFieldTypes } from '../schema/types.ts';
 import { readSettings } from '../settings/read.ts';

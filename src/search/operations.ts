@@ -10,7 +10,7 @@ import { inTransaction, refreshPlannerStatistics } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import { searchEngine } from '../db/search-engine.ts';
 import type { SearchHit, SearchQuery } from '../db/search-types.ts';
-import { lockCollection } from '../schema/operations.ts';
+import { lockCollection } from '../schema/lookup.ts';
 import * as schemaStore from '../schema/store.ts';
 import { publicReadEnabled, readSettings } from '../settings/read.ts';
 import { isSearchable } from './documents.ts';

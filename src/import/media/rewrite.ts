@@ -6,7 +6,7 @@ import { writeEntry } from '../../content/write.ts';
 import { inTransaction } from '../../db/dialect.ts';
 import { toMediaItem } from '../../media/items.ts';
 import { findMediaByIds } from '../../media/store.ts';
-import { lockCollection } from '../../schema/operations.ts';
+import { lockCollection } from '../../schema/lookup.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import * as store from '../store.ts';
 import { mediaKind, mediaSourceKey } from './import-media.ts';

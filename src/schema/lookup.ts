@@ -1,0 +1,20 @@
+import { notFound } from '../core/errors.ts';
+import type { Db } from '../db/connection.ts';
+import * as store from './store.ts';
+
+/**
+ * Collections as the other areas look them up: content, revisions, search, the scheduler and the
+ * importer act on a collection named by its slug, and a missing one is their 404.
+ */
+
+export async function requireCollection(db: Db, slug: string): Promise<store.LoadedCollection> {
+  const collection = await store.loadCollection(db, slug);
+  if (!collection) throw notFound(`Collection ${slug}`);
+  return collection;
+}
+
+/** Inside a transaction: the collection as it stands, locked against (`share`) or for (`update`) schema changes. */
+export async function lockCollection(db: Db, slug: string, mode: 'share' | 'update'): Promise<store.LoadedCollection> {
+  await store.lockCollectionRow(db, slug, mode);
+  return requireCollection(db, slug);
+}
