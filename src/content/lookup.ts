@@ -33,18 +33,23 @@ export interface EntryLookup {
 }
 
 /**
- * An entry of a collection, or 404. A reader asking for an entry that is not live gets the same 404
- * as for one that does not exist, so existence is not revealed.
+ * An entry of a collection, or undefined. A reader never finds an entry that is not live, so what it
+ * is told of a missing entry does not reveal whether one exists.
  */
-export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
+export async function findEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow | undefined> {
   const options = { lock: lookup.lock };
   const bySlug = () =>
     store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, { ...options, includeTrashed: lookup.includeTrashed, liveOnly: lookup.view === 'reader' });
   // A slug of 26 digits also looks like an id, hence the second look.
   const row = ulidPattern.test(lookup.ref) ? ((await store.findEntryById(db, collection.tableName, lookup.ref, options)) ?? (await bySlug())) : await bySlug();
-  if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) {
-    throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
-  }
+  if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) return undefined;
+  return row;
+}
+
+/** The same, or 404: the same 404 for an entry a reader may not see as for one that does not exist. */
+export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
+  const row = await findEntry(db, collection, lookup);
+  if (!row) throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
   return row;
 }
 

@@ -8,13 +8,21 @@ import * as store from './store.ts';
  */
 
 export async function requireCollection(db: Db, slug: string): Promise<store.LoadedCollection> {
-  const collection = await store.loadCollection(db, slug);
-  if (!collection) throw notFound(`Collection ${slug}`);
-  return collection;
+  return found(await store.loadCollection(db, slug), slug);
 }
 
 /** Inside a transaction: the collection as it stands, locked against (`share`) or for (`update`) schema changes. */
 export async function lockCollection(db: Db, slug: string, mode: 'share' | 'update'): Promise<store.LoadedCollection> {
+  return found(await findLockedCollection(db, slug, mode), slug);
+}
+
+/** The same, or undefined when there is no such collection (one deleted meanwhile ends a rebuild, not a 404). */
+export async function findLockedCollection(db: Db, slug: string, mode: 'share' | 'update'): Promise<store.LoadedCollection | undefined> {
   await store.lockCollectionRow(db, slug, mode);
-  return requireCollection(db, slug);
+  return store.loadCollection(db, slug);
+}
+
+function found(collection: store.LoadedCollection | undefined, slug: string): store.LoadedCollection {
+  if (!collection) throw notFound(`Collection ${slug}`);
+  return collection;
 }
