@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { contentRead, contentWrite } from '../content/access.ts';
 import { isoNow } from '../core/clock.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { defineOperation } from '../core/operation.ts';
-import { toPage, type Page } from '../core/pagination.ts';
+import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import * as widgetStore from '../widgets/store.ts';
@@ -40,9 +39,8 @@ export const listSections = defineOperation({
   name: 'sections.list',
   access: contentRead,
   async run(ctx, input: z.output<typeof ListSectionsQuery>): Promise<Page<Section>> {
-    const afterSlug = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
-    const rows = await store.listSections(ctx.db, { source: input.source, search: input.search, afterSlug, limit: input.limit });
-    return toPage(rows, input.limit, (row) => encodeCursor([row.slug]), toSection);
+    const rowsAfter = (afterSlug: string | undefined) => store.listSections(ctx.db, { source: input.source, search: input.search, afterSlug, limit: input.limit });
+    return pageByKey(input, (row) => row.slug, rowsAfter, toSection);
   },
 });
 

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { access, defineOperation } from '../core/operation.ts';
-import { toPage, type Page } from '../core/pagination.ts';
+import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { contentRead, contentWrite } from '../content/access.ts';
@@ -157,9 +156,8 @@ export const listTerms = defineOperation({
   access: contentRead,
   async run(ctx, input: { name: string } & z.output<typeof ListTermsQuery>): Promise<Page<Term>> {
     const taxonomy = await requireTaxonomy(ctx.db, input.name);
-    const after = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
-    const rows = await store.listTerms(ctx.db, taxonomy.id, { afterSlug: after, limit: input.limit });
-    const page = toPage(rows, input.limit, (row) => encodeCursor([row.slug]), (row) => row);
+    const rowsAfter = (afterSlug: string | undefined) => store.listTerms(ctx.db, taxonomy.id, { afterSlug, limit: input.limit });
+    const page = await pageByKey(input, (row) => row.slug, rowsAfter, (row) => row);
     return { ...page, items: await toTerms(ctx.db, page.items) };
   },
 });
