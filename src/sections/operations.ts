@@ -4,6 +4,7 @@ import { isoNow } from '../core/clock.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { defineOperation } from '../core/operation.ts';
+import { jsonColumn, partialUpdate } from '../core/partial-update.ts';
 import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
@@ -80,14 +81,10 @@ export const updateSection = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       const section = await requireSection(db, input.slug);
       const { body } = input;
-      const changes = {
-        ...(body.slug !== undefined ? { slug: body.slug } : {}),
-        ...(body.title !== undefined ? { title: body.title } : {}),
-        ...(body.keywords !== undefined ? { keywords: JSON.stringify(body.keywords) } : {}),
-        ...(body.content !== undefined ? { content: JSON.stringify(body.content) } : {}),
-        ...(body.source !== undefined ? { source: body.source } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate(
+        { slug: body.slug, title: body.title, keywords: jsonColumn(body.keywords), content: jsonColumn(body.content), source: body.source },
+        isoNow(ctx.clock),
+      );
       if (!(await store.updateSection(db, section.id, changes))) throw slugTaken(body.slug!);
       if (body.slug !== undefined && body.slug !== section.slug) await widgetStore.renameSectionReferences(db, section.slug, body.slug);
       return { item: toSection({ ...section, ...changes }) };

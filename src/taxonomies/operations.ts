@@ -3,6 +3,7 @@ import { isoNow } from '../core/clock.ts';
 import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { access, defineOperation } from '../core/operation.ts';
+import { partialUpdate } from '../core/partial-update.ts';
 import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
@@ -130,12 +131,7 @@ export const updateTaxonomy = defineOperation({
         const ids = await collectionIds(db, input.collections);
         await store.setTaxonomyCollections(db, taxonomy.id, ids);
       }
-      await store.updateTaxonomy(db, taxonomy.id, {
-        ...(input.label !== undefined ? { label: input.label } : {}),
-        ...(input.labelSingular !== undefined ? { label_singular: input.labelSingular } : {}),
-        ...(input.urlPattern !== undefined ? { url_pattern: input.urlPattern } : {}),
-        updated_at: isoNow(ctx.clock),
-      });
+      await store.updateTaxonomy(db, taxonomy.id, partialUpdate({ label: input.label, label_singular: input.labelSingular, url_pattern: input.urlPattern }, isoNow(ctx.clock)));
       return { item: toTaxonomy((await store.findTaxonomy(db, input.name))!) };
     });
   },
@@ -213,13 +209,7 @@ export const updateTerm = defineOperation({
       const term = await requireTerm(db, taxonomy, input.slug);
       const { body } = input;
       await checkParent(db, taxonomy, body.parentId, term.id);
-      const changes = {
-        ...(body.slug !== undefined ? { slug: body.slug } : {}),
-        ...(body.label !== undefined ? { label: body.label } : {}),
-        ...(body.parentId !== undefined ? { parent_id: body.parentId } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate({ slug: body.slug, label: body.label, parent_id: body.parentId, description: body.description }, isoNow(ctx.clock));
       if (!(await store.updateTerm(db, term.id, changes))) throw slugTaken(taxonomy.name, body.slug!);
       const [item] = await toTerms(db, [{ ...term, ...changes }]);
       return { item: item! };
