@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
 import { AppError } from './core/errors.ts';
+import { JsonWriter } from './core/raw-json.ts';
 import type { Db } from './db/connection.ts';
 import type { MediaStorage } from './media/storage/types.ts';
 import { answerAbortedRequest } from './http/aborted.ts';
@@ -89,7 +90,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   const api = `${apiBasePath}/*`;
 
   const https = config.publicUrl?.startsWith('https:') ?? false;
-  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/` }));
+  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/`, json: new JsonWriter() }));
   app.use('*', escapedErrors());
   // OAuth's discovery documents and endpoints take no cookie: any page may call them (browser-based
   // MCP clients do). Registered first, so their preflights are answered here.

@@ -4,7 +4,7 @@ import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import { inTransaction, type Transaction } from '../db/dialect.ts';
 import { normalizeDateTime } from '../fields/types/datetime.ts';
 import { checkFieldValue } from '../fields/values.ts';
-import { requireCollection } from '../schema/operations.ts';
+import { requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, entryItem, isLive, liveData, toColumns, type Entry } from './entries.ts';
 import { fillMediaValues } from './media-values.ts';
@@ -12,7 +12,7 @@ import { loadEntry, viewOf } from './lookup.ts';
 import { contentEditorRead, contentRead, contentWrite } from './access.ts';
 import { brokenReferences, generateSlug, mapUniqueViolation } from './saving.ts';
 import * as store from './store.ts';
-import { newEntryRow, statusChanges, writeEntry, type EntryWrite } from './write.ts';
+import { newEntryRow, publishRow, statusChanges, writeEntry, type EntryWrite } from './write.ts';
 
 /**
  * The state changes of mcp.md §3 beyond create and update. Each runs in one transaction on the
@@ -25,14 +25,6 @@ type EntryItem = { item: Entry };
 /** One change of state through the write path, answered with the entry as it is afterwards. */
 async function change(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, write: EntryWrite): Promise<EntryItem> {
   return entryItem(ctx, db, collection, await writeEntry(ctx, db, collection, write), 'editor');
-}
-
-/**
- * Makes the current draft the live version, with a revision of what went live: publish and the
- * scheduler (which shows the entry to no one, so it gets the row, not the entry with its media).
- */
-export async function publishRow(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow): Promise<store.EntryRow> {
-  return writeEntry(ctx, db, collection, { kind: 'published', row, changes: statusChanges('published', isoNow(ctx.clock)), revision: true });
 }
 
 function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {

@@ -3,7 +3,7 @@ import type { AuthorizedContext } from '../core/operation.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { isMissingSchemaObject } from '../db/dialect.ts';
-import { lockCollection, requireCollection } from '../schema/operations.ts';
+import { lockCollection, requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { isLive, type View } from './entries.ts';
 import * as store from './store.ts';
@@ -33,18 +33,23 @@ export interface EntryLookup {
 }
 
 /**
- * An entry of a collection, or 404. A reader asking for an entry that is not live gets the same 404
- * as for one that does not exist, so existence is not revealed.
+ * An entry of a collection, or undefined. A reader never finds an entry that is not live, so what it
+ * is told of a missing entry does not reveal whether one exists.
  */
-export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
+export async function findEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow | undefined> {
   const options = { lock: lookup.lock };
   const bySlug = () =>
     store.findEntryBySlug(db, collection.tableName, lookup.ref, lookup.locale, { ...options, includeTrashed: lookup.includeTrashed, liveOnly: lookup.view === 'reader' });
   // A slug of 26 digits also looks like an id, hence the second look.
   const row = ulidPattern.test(lookup.ref) ? ((await store.findEntryById(db, collection.tableName, lookup.ref, options)) ?? (await bySlug())) : await bySlug();
-  if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) {
-    throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
-  }
+  if (!row || (row._deleted_at !== null && !lookup.includeTrashed) || (lookup.view === 'reader' && !isLive(row))) return undefined;
+  return row;
+}
+
+/** The same, or 404: the same 404 for an entry a reader may not see as for one that does not exist. */
+export async function requireEntry(db: Db, collection: LoadedCollection, lookup: EntryLookup): Promise<store.EntryRow> {
+  const row = await findEntry(db, collection, lookup);
+  if (!row) throw notFound(`Entry ${lookup.ref} in ${collection.slug}`);
   return row;
 }
 
@@ -55,7 +60,7 @@ export async function loadEntry(
   input: { collection: string; id: string; locale?: string },
   options: { lock?: boolean; includeTrashed?: boolean } = {},
 ): Promise<{ collection: LoadedCollection; row: store.EntryRow }> {
-  // A write holds the collection against schema changes until it commits (schema/operations.ts).
+  // A write holds the collection against schema changes until it commits (schema/store.ts, lockCollectionRow).
   const collection = options.lock ? await lockCollection(db, input.collection, 'share') : await requireCollection(db, input.collection);
   const row = await requireEntry(db, collection, { ref: input.id, locale: input.locale, view: viewOf(ctx), ...options });
   return { collection, row };

@@ -11,13 +11,13 @@ import { creditIssues, creditsColumn } from '../bylines/credits.ts';
 import { inTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/connection.ts';
 import { sortKind } from '../fields/columns.ts';
-import { lockCollection, requireCollection } from '../schema/operations.ts';
+import { lockCollection, requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { readSettings } from '../settings/read.ts';
 import { termFilter } from '../taxonomies/filter.ts';
 import { columnData, decodeRev, entryItem, isLive, liveData, toEntry, withMedia, type Entry } from './entries.ts';
 import { validateEntryData } from './field-values.ts';
-import { loadEntry, readDuringSchemaChange, requireEntry, viewOf } from './lookup.ts';
+import { findEntry, loadEntry, readDuringSchemaChange, viewOf } from './lookup.ts';
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, sharedValues } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import * as store from './store.ts';
@@ -157,12 +157,9 @@ export const createEntry = defineOperation({
 
 /** The entry a new translation joins, locked; naming one that does not exist is bad input, not a missing URL. */
 async function requireTranslationSource(db: Db, collection: LoadedCollection, ref: string): Promise<store.EntryRow> {
-  try {
-    return await requireEntry(db, collection, { ref, view: 'editor', lock: true });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw validationError([{ path: 'translationOf', message: `No entry ${ref} in ${collection.slug}` }]);
-    throw error;
-  }
+  const source = await findEntry(db, collection, { ref, view: 'editor', lock: true });
+  if (!source) throw validationError([{ path: 'translationOf', message: `No entry ${ref} in ${collection.slug}` }]);
+  return source;
 }
 
 export const updateEntry = defineOperation({

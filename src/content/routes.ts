@@ -3,18 +3,7 @@ import type { z } from 'zod';
 import type { Operation } from '../core/operation.ts';
 import type { Entry } from './entries.ts';
 import { defineRoute } from '../http/route.ts';
-import {
-  compareEntry,
-  discardDraft,
-  duplicateEntry,
-  listTranslations,
-  permanentlyDeleteEntry,
-  publishEntry,
-  restoreEntry,
-  scheduleEntry,
-  unpublishEntry,
-  unscheduleEntry,
-} from './lifecycle.ts';
+import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry, unscheduleEntry } from './lifecycle.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
 import {
   CollectionParams,

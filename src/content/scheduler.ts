@@ -3,10 +3,10 @@ import type { AuthorizedContext } from '../core/operation.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { defineJob } from '../jobs/types.ts';
 import * as schemaStore from '../schema/store.ts';
-import { lockCollection } from '../schema/operations.ts';
-import { publishRow } from './lifecycle.ts';
+import { lockCollection } from '../schema/lookup.ts';
 import { publishScheduledKind } from './schedule-store.ts';
 import * as store from './store.ts';
+import { publishRow } from './write.ts';
 
 /**
  * Publishes one scheduled entry when its job falls due. The transaction first holds the collection

@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { defineTool, limitArgument, type Tool, type ToolSpec } from '../mcp/tool.ts';
-import {
-  compareEntry,
-  discardDraft,
-  duplicateEntry,
-  listTranslations,
-  permanentlyDeleteEntry,
-  publishEntry,
-  restoreEntry,
-  scheduleEntry,
-  unpublishEntry,
-} from './lifecycle.ts';
+import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry } from './lifecycle.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
 import { CollectionParams, CreateEntryBody, EntryParams, GetEntryQuery, ListEntriesQuery, ListTrashQuery, ScheduleBody, UpdateEntryBody } from './schemas.ts';
 

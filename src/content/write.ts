@@ -153,6 +153,14 @@ export function statusChanges(status: 'draft' | 'published' | undefined, now: st
   return {};
 }
 
+/**
+ * Makes the current draft the live version, with a revision of what went live: publish and the
+ * scheduler (which shows the entry to no one, so it gets the row, not the entry with its media).
+ */
+export async function publishRow(ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow): Promise<store.EntryRow> {
+  return writeEntry(ctx, db, collection, { kind: 'published', row, changes: statusChanges('published', isoNow(ctx.clock)), revision: true });
+}
+
 /** True when a save over this entry stages a draft: it is live, on a collection with drafts. */
 function stagesDraft(collection: LoadedCollection, row: store.EntryRow): boolean {
   return collection.supports.includes('drafts') && isLive(row);

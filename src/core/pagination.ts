@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** `limit` and `cursor` as every list takes them (DECISIONS §1: 1-100, else 400). */
 export function pageQuery(defaultLimit: number, maxLimit = 100) {
@@ -37,4 +38,18 @@ export function toPage<Row, T>(rows: Row[], limit: number, cursorOf: (row: Row) 
   const page: Page<T> = { items: kept.map(map) };
   if (rows.length > limit && kept.length > 0) page.nextCursor = cursorOf(kept[kept.length - 1]!);
   return page;
+}
+
+/**
+ * A page in the order of one unique text key (a slug, an id): the cursor carries the last key of the
+ * page before, and `rowsAfter` reads the `limit + 1` rows that follow it.
+ */
+export async function pageByKey<Row, T>(
+  input: { cursor?: string; limit: number },
+  keyOf: (row: Row) => string,
+  rowsAfter: (after: string | undefined) => Promise<Row[]>,
+  map: (row: Row) => T,
+): Promise<Page<T>> {
+  const after = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
+  return toPage(await rowsAfter(after), input.limit, (row) => encodeCursor([keyOf(row)]), map);
 }

@@ -1,14 +1,13 @@
 /**
  * JSON text read from the database, passed to the response as is: an entry's JSON columns
  * (portableText, multiSelect, json, media) were written by JSON.stringify, so parsing them only to
- * serialize them again would be the largest cost of a list page. `toJsonText` splices the text into
+ * serialize them again would be the largest cost of a list page. A JsonWriter splices the text into
  * the output; any other JSON.stringify sees the parsed value, so other serializers stay correct.
  *
- * How the splice finds its places: while `toJsonText` runs, each RawJson stands in the output as a
+ * How the splice finds its places: while a JsonWriter writes, each RawJson stands in the output as a
  * JSON string whose first code unit is a lone surrogate (U+D800), put there verbatim by
  * `JSON.rawJSON`. JSON.stringify escapes every lone surrogate of ordinary strings (`\ud800`, six
  * characters), so no value, key or request id can produce that code unit: the places cannot be forged.
- * JSON.stringify is synchronous, so the list of texts being spliced belongs to exactly one call.
  */
 declare global {
   interface JSON {
@@ -19,7 +18,6 @@ declare global {
 
 const placeMark = '\ud800';
 const places = /"\ud800(\d+)"/g;
-let spliceTarget: string[] | undefined;
 
 export class RawJson {
   readonly text: string;
@@ -28,21 +26,46 @@ export class RawJson {
   }
 
   toJSON(): unknown {
-    if (!spliceTarget) return JSON.parse(this.text);
-    spliceTarget.push(this.text);
-    return JSON.rawJSON(`"${placeMark}${spliceTarget.length - 1}"`);
+    return JsonWriter.placeOf(this);
   }
 }
 
-/** JSON.stringify with every RawJson spliced in as its text. */
-export function toJsonText(value: unknown): string {
-  const texts: string[] = [];
-  const outer = spliceTarget;
-  spliceTarget = texts;
-  try {
-    const text = JSON.stringify(value);
-    return texts.length === 0 ? text : text.replace(places, (_, index: string) => texts[Number(index)]!);
-  } finally {
-    spliceTarget = outer;
+/**
+ * Writes JSON text with every RawJson spliced in as its text. A writer keeps the texts of the write
+ * it is doing: the app has one for its responses (each request's `json`), the MCP endpoint one for
+ * tool results, the plugin host one for queued events.
+ */
+export class JsonWriter {
+  /**
+   * The writer whose write is running. A RawJson's toJSON is called with no word of who asks, so it
+   * looks here; JSON.stringify is synchronous, so one write runs at a time, and one nested in it
+   * puts the outer writer back when it ends.
+   */
+  static #writing: JsonWriter | undefined;
+  /** The texts of the write in progress, by the number of their place. */
+  #texts: string[] = [];
+
+  /** JSON.stringify with every RawJson spliced in as its text. */
+  write(value: unknown): string {
+    const outer = JsonWriter.#writing;
+    const outerTexts = this.#texts;
+    const texts: string[] = [];
+    JsonWriter.#writing = this;
+    this.#texts = texts;
+    try {
+      const text = JSON.stringify(value);
+      return texts.length === 0 ? text : text.replace(places, (_, index: string) => texts[Number(index)]!);
+    } finally {
+      JsonWriter.#writing = outer;
+      this.#texts = outerTexts;
+    }
+  }
+
+  /** What `raw` stands as: its place while a writer writes, the parsed value for any other JSON.stringify. */
+  static placeOf(raw: RawJson): unknown {
+    const writer = JsonWriter.#writing;
+    if (!writer) return JSON.parse(raw.text);
+    const index = writer.#texts.push(raw.text) - 1;
+    return JSON.rawJSON(`"${placeMark}${index}"`);
   }
 }

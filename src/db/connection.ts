@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type PostgresDialectConfig, type SqliteDialectConfig, type TableMetadata } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { groupCommit, type WriteTransaction } from './group-commit.ts';
-import { AvailabilityWatch, DatabaseUnavailableError, watchDriver } from './outage.ts';
+import { DatabaseUnavailableError, watchDriver } from './outage.ts';
 import type { Database } from './types.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -80,7 +80,7 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   // ANALYZE (and PRAGMA optimize) sample this many rows per index instead of reading whole tables.
   database.pragma('analysis_limit = 400');
   const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }, new AvailabilityWatch()), ...kyselyLog(options) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's
   // own writes are counted as they run.
   const versionStatement = database.prepare('pragma data_version').pluck();
@@ -117,20 +117,13 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
  * first, so a second writer waits (busy timeout) and then reads fresh data.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #watch: AvailabilityWatch;
-
-  constructor(config: SqliteDialectConfig, watch: AvailabilityWatch) {
-    super(config);
-    this.#watch = watch;
-  }
-
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
     // A write lock held by another process past the busy timeout is an outage to the requests (outage.ts).
-    return watchDriver(driver, this.#watch);
+    return watchDriver(driver);
   }
 }
 
@@ -214,7 +207,7 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   // is reported (outage.ts), and the pool drops the client when it is released: these only listen.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const dialect = new CurrentSchemaPostgresDialect({ pool }, new AvailabilityWatch());
+  const dialect = new CurrentSchemaPostgresDialect({ pool });
   const kysely = new Kysely<Database>({ dialect, ...kyselyLog(options) });
   const db: Db = { identity: {}, kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
   return db;
@@ -229,16 +222,9 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
  * those, from the catalogue alone.
  */
 class CurrentSchemaPostgresDialect extends PostgresDialect {
-  readonly #watch: AvailabilityWatch;
-
-  constructor(config: PostgresDialectConfig, watch: AvailabilityWatch) {
-    super(config);
-    this.#watch = watch;
-  }
-
   /** A refused or lost connection, or a server going down, is an outage to the requests (outage.ts). */
   override createDriver(): Driver {
-    return watchDriver(super.createDriver(), this.#watch);
+    return watchDriver(super.createDriver());
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {

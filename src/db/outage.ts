@@ -91,13 +91,15 @@ export class AvailabilityWatch {
 }
 
 /**
- * Makes every way Kysely reaches the engine through `driver` report to `watch`: taking a connection
- * (where a refused one shows), every statement (transaction control included, which the driver sends
- * through the connection) and streamed reads. The driver and its connections are patched in place
- * rather than wrapped, because the driver hands its own connection objects back to itself
- * (releaseConnection, beginTransaction) and looks at their private state.
+ * Makes every way Kysely reaches the engine through `driver` report to a watch of its own: taking a
+ * connection (where a refused one shows), every statement (transaction control included, which the
+ * driver sends through the connection) and streamed reads. Kysely asks its dialect for the driver
+ * once per database it opens, so each open database has its one watch. The driver and its
+ * connections are patched in place rather than wrapped, because the driver hands its own connection
+ * objects back to itself (releaseConnection, beginTransaction) and looks at their private state.
  */
-export function watchDriver(driver: Driver, watch: AvailabilityWatch): Driver {
+export function watchDriver(driver: Driver): Driver {
+  const watch = new AvailabilityWatch();
   const watched = new WeakSet<DatabaseConnection>();
   const acquire = driver.acquireConnection.bind(driver);
   driver.acquireConnection = async () => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from './connection.ts';
-import { type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
+import { documentColumns, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
 
 /**
  * Search on PostgreSQL (docs/decisions/0020): each document has a `tsvector` (title weighted A, body
@@ -37,15 +37,7 @@ function resolvedConfig(name: RawBuilder<unknown>): RawBuilder<unknown> {
  */
 export async function createPostgresSearchTables(db: Kysely<unknown>): Promise<void> {
   await sql`create table search_documents (
-    entry_id text not null,
-    variant text not null,
-    collection_id text not null references collections(id) on delete cascade,
-    collection text not null,
-    locale text not null,
-    slug text not null,
-    title text not null,
-    title_text text not null,
-    body_text text not null,
+    ${documentColumns},
     config regconfig not null,
     vector tsvector not null,
     primary key (entry_id, variant)

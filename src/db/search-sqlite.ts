@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from './connection.ts';
-import { type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
+import { documentColumns, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
 
 /**
  * Search on SQLite with FTS5 (docs/decisions/0020). `search_documents` holds the text; two FTS5
@@ -32,15 +32,7 @@ function isEnglish(locale: string): boolean {
 export async function createSqliteSearchTables(db: Kysely<unknown>): Promise<void> {
   await sql`create table search_documents (
     id integer primary key,
-    entry_id text not null,
-    variant text not null,
-    collection_id text not null references collections(id) on delete cascade,
-    collection text not null,
-    locale text not null,
-    slug text not null,
-    title text not null,
-    title_text text not null,
-    body_text text not null,
+    ${documentColumns},
     stemmed integer not null
   )`.execute(db);
   await sql`create unique index search_documents_entry on search_documents (entry_id, variant)`.execute(db);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './connection.ts';
 
 /**
@@ -21,6 +22,17 @@ export interface SearchDocument {
   titleText: string;
   bodyText: string;
 }
+
+/** A document's columns in `search_documents`, the same on both engines (each adds those of its index). */
+export const documentColumns = sql`entry_id text not null,
+    variant text not null,
+    collection_id text not null references collections(id) on delete cascade,
+    collection text not null,
+    locale text not null,
+    slug text not null,
+    title text not null,
+    title_text text not null,
+    body_text text not null`;
 
 /**
  * One term of a query: words that must appear in this order (a single word is a phrase of one), the

@@ -1,7 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppError } from '../core/errors.ts';
-import { toJsonText } from '../core/raw-json.ts';
 import type { AppEnv } from './types.ts';
 
 /** The spec's envelope, built only here: `{success:true,data}` or `{success:false,error:{code,message,details}}`. */
@@ -29,7 +28,7 @@ export function textResponse(c: HonoContext<AppEnv>, body: string, contentType: 
 /** A plain-object header map keeps @hono/node-server on its fast path (see request-context.ts). */
 function envelopeResponse(c: HonoContext<AppEnv>, body: unknown, status: number, headers: Record<string, string> = {}): Response {
   c.set('responseHeadersApplied', true);
-  return new Response(toJsonText(body), {
+  return new Response(c.get('json').write(body), {
     status,
     headers: { ...c.get('responseHeaders'), ...headers, 'content-type': 'application/json' },
   });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+import type { JsonWriter } from '../core/raw-json.ts';
 import type { HeaderMap } from './headers.ts';
 import type { AppEnv } from './types.ts';
 
@@ -28,6 +29,7 @@ export interface RequestContextOptions {
   headers: HeaderMap;
   apiHeaders: HeaderMap;
   apiPrefix: string;
+  json: JsonWriter;
 }
 
 /**
@@ -39,9 +41,10 @@ export interface RequestContextOptions {
  * response, which costs more than the rest of a small request. Responses made otherwise (the docs
  * page, openapi.json) get the same headers added here afterwards.
  */
-export function requestContext({ log, headers, apiHeaders, apiPrefix }: RequestContextOptions): MiddlewareHandler<AppEnv> {
+export function requestContext({ log, headers, apiHeaders, apiPrefix, json }: RequestContextOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
+    c.set('json', json);
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && acceptableRequestId.test(given) ? given : crypto.randomUUID();
     c.set('requestId', requestId);

@@ -3,7 +3,6 @@ import fresh from 'fresh';
 import type { Context as HonoContext } from 'hono';
 import parseRange from 'range-parser';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
-import { toJsonText } from '../core/raw-json.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { errorBody, success } from './envelope.ts';
 import { requestHeader } from './request-context.ts';
@@ -17,7 +16,7 @@ export const pageContentSecurityPolicy = "default-src 'self'; img-src 'self' dat
 export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unknown>, output: unknown): Promise<Response> {
   switch (result.kind) {
     case 'json':
-      return reply(c, result.status ?? 200, toJsonText(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
+      return reply(c, result.status ?? 200, c.get('json').write(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
     case 'bytes':
       return sendBytes(c, result.source(output), result.cacheControl, result.headers);
     case 'ndjson': {
@@ -46,7 +45,7 @@ function replyPage(c: HonoContext<AppEnv>, page: PageResult, contentSecurityPoli
 /** A failure as a route's own `failure` renders it (http/route.ts). */
 export function respondWithFailure(c: HonoContext<AppEnv>, failure: FailureResponse): Response {
   if (failure.kind === 'page') return replyPage(c, failure.result);
-  return reply(c, failure.status, toJsonText(failure.body), { ...failure.headers, 'content-type': 'application/json' });
+  return reply(c, failure.status, c.get('json').write(failure.body), { ...failure.headers, 'content-type': 'application/json' });
 }
 
 /** A response with the request's fixed headers (request id, security, caching) and `headers` over them. */
@@ -102,7 +101,8 @@ async function streamLines(c: HonoContext<AppEnv>, lines: AsyncIterable<unknown>
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   const encoder = new TextEncoder();
-  const line = (value: unknown) => encoder.encode(`${toJsonText(value)}\n`);
+  const json = c.get('json');
+  const line = (value: unknown) => encoder.encode(`${json.write(value)}\n`);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (first.done) controller.close();

@@ -212,6 +212,15 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
   };
 }
 
+/**
+ * `input` for an operation that takes its path's parameters and the body as one value, `body` (an
+ * update of a named thing: the name says which, the body what changes, and a body field may share a
+ * parameter's name, as a rename's `name` does).
+ */
+export function paramsWithBody<P extends object, B>({ params, body }: { params: P; body: B }): P & { body: B } {
+  return { ...params, body };
+}
+
 function bodyDeclaration(method: HttpMethod, body: BodySpec | undefined): BodyDeclaration {
   if (body === undefined) return method === 'get' ? { kind: 'none' } : { kind: 'json', schema: emptyBody };
   if (body instanceof z.ZodType) return { kind: 'json', schema: body };

@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { Context } from '../core/context.ts';
+import type { JsonWriter } from '../core/raw-json.ts';
 import type { HeaderMap } from './headers.ts';
 
 /** What middleware puts on each request for the handlers. */
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The app's writer of JSON responses (core/raw-json.ts). */
+    json: JsonWriter;
     log: Logger;
     /** The fixed headers of this response (request id, security, caching). */
     responseHeaders: HeaderMap;

@@ -2,7 +2,6 @@ import type { Context as HonoContext, Hono } from 'hono';
 import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../core/context.ts';
 import { AppError, databaseUnavailable, unauthorized } from '../core/errors.ts';
-import { toJsonText } from '../core/raw-json.ts';
 import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
 import { failure } from '../http/envelope.ts';
@@ -107,9 +106,9 @@ async function answer(
   // step-up) keeps each refusal in its own response: one status cannot speak for requests that ran.
   if (!messages.batch && single.missingScope !== undefined && 'error' in single.message) {
     const refusal = single.message.error.message;
-    return respond(c, 403, toJsonText(single.message), { 'www-authenticate': insufficientScope(single.missingScope, refusal) });
+    return respond(c, 403, c.get('json').write(single.message), { 'www-authenticate': insufficientScope(single.missingScope, refusal) });
   }
-  return respond(c, 200, toJsonText(messages.batch ? answers.map((each) => each.message) : single.message));
+  return respond(c, 200, c.get('json').write(messages.batch ? answers.map((each) => each.message) : single.message));
 }
 
 function parseMessages(c: HonoContext<AppEnv>, text: string): { list: JSONRPCMessage[]; batch: boolean } | Response {

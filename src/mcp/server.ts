@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
-import { RawJson, toJsonText } from '../core/raw-json.ts';
+import { JsonWriter, RawJson } from '../core/raw-json.ts';
 import type { Scope } from '../core/roles.ts';
 import { missingScope } from './scope-challenge.ts';
 import type { Tool } from './tool.ts';
@@ -56,6 +56,7 @@ const instructions = 'Folio CMS: manage collections (schema), content entries an
 export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listing: ListToolsResult = { tools: tools.map((tool) => tool.listing) };
+  const json = new JsonWriter();
 
   const methods: Record<string, (params: unknown, context: Context) => Result | Promise<Result>> = {
     initialize(params): InitializeResult {
@@ -73,7 +74,7 @@ export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
       const { name, arguments: args } = readParams(CallToolRequestParamsSchema, params);
       const tool = byName.get(name);
       if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      return callTool(tool, context, args ?? {});
+      return callTool(tool, context, args ?? {}, json);
     },
   };
 
@@ -111,10 +112,10 @@ function readParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S
  * transport answers 403 with a challenge naming it (decisions/0036): the operation checks the scope
  * before the role, so a refusal of a caller without the declared scope is that scope's.
  */
-async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>, json: JsonWriter): Promise<CallToolResult> {
   const refused = (error: AppError) => new JsonRpcError(ErrorCode.InvalidRequest, error.message, missingScope(tool.operation.access, ctx.principal));
   try {
-    return toolResult(await tool.call(ctx, args, { refused }));
+    return toolResult(json, await tool.call(ctx, args, { refused }));
   } catch (error) {
     // A database that does not answer is the tool's failure too (with when to try again), not a bug.
     const refusal = error instanceof AppError ? error : databaseUnavailable(error, ctx.log);
@@ -124,8 +125,8 @@ async function callTool(tool: Tool, ctx: Context, args: Record<string, unknown>)
 }
 
 /** The REST `data` as JSON text, and as structured content when it is an object (MCP requires one). */
-function toolResult(data: unknown): CallToolResult {
-  const text = toJsonText(data ?? null);
+function toolResult(json: JsonWriter, data: unknown): CallToolResult {
+  const text = json.write(data ?? null);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
   // The same JSON again, spliced into the response as it is rather than serialized a second time.
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) result.structuredContent = new RawJson(text) as unknown as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, paramsWithBody } from '../http/route.ts';
 import { deleteMedia, getMedia, listMedia, registerMedia, updateMedia } from './operations.ts';
 import {
   DirectUploadParams,
@@ -65,7 +65,7 @@ export const mediaRoutes = [
     operation: receiveDirectUpload,
     params: DirectUploadParams,
     body: { bytes: { limit: directUploadLimit } },
-    input: ({ params, body }) => ({ grant: params.grant, body }),
+    input: paramsWithBody,
     response: DirectUploadResponse,
   }),
   defineRoute({

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
+import { partialUpdate } from '../core/partial-update.ts';
 import { defineOperation } from '../core/operation.ts';
 import { contentRead, contentWrite } from '../content/access.ts';
 import { viewOf } from '../content/lookup.ts';
@@ -75,11 +76,7 @@ export const updateMenu = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       const menu = await requireMenu(db, input.name, { lock: true });
       const { body } = input;
-      const changes = {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.label !== undefined ? { label: body.label } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate({ name: body.name, label: body.label }, isoNow(ctx.clock));
       if (!(await store.updateMenu(db, menu.id, changes))) throw nameTaken(body.name!);
       if (body.name !== undefined && body.name !== menu.name) await widgetStore.renameMenuReferences(db, menu.name, body.name);
       return { item: toMenu({ ...menu, ...changes }) };

@@ -1,5 +1,5 @@
 import { DeletedResponse } from '../core/schemas.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, paramsWithBody } from '../http/route.ts';
 import { createMenuItem, deleteMenuItem, reorderMenuItems, updateMenuItem } from './item-operations.ts';
 import { createMenu, deleteMenu, getMenu, listMenus, updateMenu } from './operations.ts';
 import {
@@ -32,7 +32,7 @@ export const menuRoutes = [
     operation: updateMenu,
     params: MenuParams,
     body: UpdateMenuBody,
-    input: ({ params, body }) => ({ name: params.name, body }),
+    input: paramsWithBody,
     response: MenuItemResponse,
   }),
   defineRoute({ method: 'delete', path: menuPath, tag, summary: 'Delete a menu and its items', operation: deleteMenu, params: MenuParams, response: DeletedResponse }),
@@ -55,7 +55,7 @@ export const menuRoutes = [
     operation: updateMenuItem,
     params: MenuItemParams,
     body: UpdateMenuItemBody,
-    input: ({ params, body }) => ({ name: params.name, id: params.id, body }),
+    input: paramsWithBody,
     response: MenuItemItemResponse,
   }),
   defineRoute({ method: 'delete', path: itemPath, tag, summary: 'Delete an item; its children move up to its parent', operation: deleteMenuItem, params: MenuItemParams, response: DeletedResponse }),

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { isoNow } from '../core/clock.ts';
 import type { Context } from '../core/context.ts';
 import { AppError, logFailure, notFound } from '../core/errors.ts';
-import { toJsonText } from '../core/raw-json.ts';
+import { JsonWriter } from '../core/raw-json.ts';
 import type { Db } from '../db/connection.ts';
 import type { Transaction } from '../db/dialect.ts';
 import type { Route } from '../http/route.ts';
@@ -36,6 +36,7 @@ export class PluginHost {
   readonly plugins: readonly LoadedPlugin[];
   private readonly hookTimeoutMs: number;
   private readonly byId: Map<string, LoadedPlugin>;
+  private readonly json = new JsonWriter();
 
   constructor(plugins: readonly LoadedPlugin[], options: { hookTimeoutMs: number }) {
     this.plugins = plugins;
@@ -112,7 +113,7 @@ export class PluginHost {
       const queued = event.serializable(consuming.some(({ eventData }) => eventData !== null && takesEventType(eventData, type)));
       const consumers = consuming.map(({ plugin }) => plugin.definition.id);
       const resource = resourceOf(name, queued);
-      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: toJsonText(queued) });
+      await queueEvent(tx, { name, at: isoNow(ctx.clock), resource: `${resource.type}:${resource.id}`, consumers: `,${consumers.join(',')},`, event: this.json.write(queued) });
     }
     const after = listening.filter(({ plugin }) => plugin.definition.hooks?.[name]);
     if (after.length === 0) return;

@@ -9,7 +9,7 @@ import { databaseIssues, lockEntryForSave, mapUniqueViolation } from '../content
 import { saveValues } from '../content/write.ts';
 import { validateEntryData } from '../content/field-values.ts';
 import type { Db } from '../db/connection.ts';
-import { lockCollection } from '../schema/operations.ts';
+import { lockCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { RevisionSchema } from './schemas.ts';

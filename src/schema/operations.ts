@@ -16,6 +16,7 @@ import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
+import { lockCollection, requireCollection } from './lookup.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
 import type { FieldDefinition } from '../fields/definition.ts';
@@ -42,18 +43,6 @@ const reservedFieldSlugs = new Set([
 type CollectionItem = { item: CollectionDefinition & { fields?: FieldDefinition[] } };
 type FieldItem = { item: FieldDefinition };
 type FieldList = { items: FieldDefinition[] };
-
-export async function requireCollection(db: Db, slug: string): Promise<store.LoadedCollection> {
-  const collection = await store.loadCollection(db, slug);
-  if (!collection) throw notFound(`Collection ${slug}`);
-  return collection;
-}
-
-/** Inside a transaction: the collection as it stands, locked against (`share`) or for (`update`) schema changes. */
-export async function lockCollection(db: Db, slug: string, mode: 'share' | 'update'): Promise<store.LoadedCollection> {
-  await store.lockCollectionRow(db, slug, mode);
-  return requireCollection(db, slug);
-}
 
 function requireField(collection: CollectionSchema, slug: string): FieldDefinition {
   const field = collection.fields.find((candidate) => candidate.slug === slug);

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { contentRead } from '../content/access.ts';
 import { viewOf } from '../content/lookup.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
-import { AppError, validationError } from '../core/errors.ts';
+import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
@@ -10,7 +10,7 @@ import { inTransaction, refreshPlannerStatistics } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import { searchEngine } from '../db/search-engine.ts';
 import type { SearchHit, SearchQuery } from '../db/search-types.ts';
-import { lockCollection } from '../schema/operations.ts';
+import { findLockedCollection } from '../schema/lookup.ts';
 import * as schemaStore from '../schema/store.ts';
 import { publicReadEnabled, readSettings } from '../settings/read.ts';
 import { isSearchable } from './documents.ts';
@@ -152,10 +152,7 @@ async function rebuildCollection(db: Db, slug: string): Promise<store.Collection
   do {
     const batch = await inTransaction(db, async (tx) => {
       // Each batch holds the collection against schema changes, as every content write does.
-      const collection = await lockCollection(tx, slug, 'share').catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined;
-        throw error;
-      });
+      const collection = await findLockedCollection(tx, slug, 'share');
       return collection && isSearchable(collection) ? rebuildBatch(tx, collection, after) : undefined;
     });
     if (!batch) break;

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { contentRead, contentWrite } from '../content/access.ts';
 import { isoNow } from '../core/clock.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { defineOperation } from '../core/operation.ts';
-import { toPage, type Page } from '../core/pagination.ts';
+import { jsonColumn, partialUpdate } from '../core/partial-update.ts';
+import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import * as widgetStore from '../widgets/store.ts';
@@ -40,9 +40,8 @@ export const listSections = defineOperation({
   name: 'sections.list',
   access: contentRead,
   async run(ctx, input: z.output<typeof ListSectionsQuery>): Promise<Page<Section>> {
-    const afterSlug = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
-    const rows = await store.listSections(ctx.db, { source: input.source, search: input.search, afterSlug, limit: input.limit });
-    return toPage(rows, input.limit, (row) => encodeCursor([row.slug]), toSection);
+    const rowsAfter = (afterSlug: string | undefined) => store.listSections(ctx.db, { source: input.source, search: input.search, afterSlug, limit: input.limit });
+    return pageByKey(input, (row) => row.slug, rowsAfter, toSection);
   },
 });
 
@@ -82,14 +81,10 @@ export const updateSection = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       const section = await requireSection(db, input.slug);
       const { body } = input;
-      const changes = {
-        ...(body.slug !== undefined ? { slug: body.slug } : {}),
-        ...(body.title !== undefined ? { title: body.title } : {}),
-        ...(body.keywords !== undefined ? { keywords: JSON.stringify(body.keywords) } : {}),
-        ...(body.content !== undefined ? { content: JSON.stringify(body.content) } : {}),
-        ...(body.source !== undefined ? { source: body.source } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate(
+        { slug: body.slug, title: body.title, keywords: jsonColumn(body.keywords), content: jsonColumn(body.content), source: body.source },
+        isoNow(ctx.clock),
+      );
       if (!(await store.updateSection(db, section.id, changes))) throw slugTaken(body.slug!);
       if (body.slug !== undefined && body.slug !== section.slug) await widgetStore.renameSectionReferences(db, section.slug, body.slug);
       return { item: toSection({ ...section, ...changes }) };

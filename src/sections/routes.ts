@@ -1,5 +1,5 @@
 import { DeletedResponse } from '../core/schemas.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, paramsWithBody } from '../http/route.ts';
 import { createSection, deleteSection, getSection, listSections, updateSection } from './operations.ts';
 import { CreateSectionBody, ListSectionsQuery, SectionItemResponse, SectionListResponse, SectionParams, UpdateSectionBody } from './schemas.ts';
 
@@ -25,7 +25,7 @@ export const sectionRoutes = [
     operation: updateSection,
     params: SectionParams,
     body: UpdateSectionBody,
-    input: ({ params, body }) => ({ slug: params.slug, body }),
+    input: paramsWithBody,
     response: SectionItemResponse,
   }),
   defineRoute({ method: 'delete', path: '/sections/:slug', tag, summary: 'Delete a section; widgets showing it read it as missing', operation: deleteSection, params: SectionParams, response: DeletedResponse }),

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { access, defineOperation } from '../core/operation.ts';
-import { toPage, type Page } from '../core/pagination.ts';
+import { partialUpdate } from '../core/partial-update.ts';
+import { pageByKey, type Page } from '../core/pagination.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import { contentRead, contentWrite } from '../content/access.ts';
@@ -131,12 +131,7 @@ export const updateTaxonomy = defineOperation({
         const ids = await collectionIds(db, input.collections);
         await store.setTaxonomyCollections(db, taxonomy.id, ids);
       }
-      await store.updateTaxonomy(db, taxonomy.id, {
-        ...(input.label !== undefined ? { label: input.label } : {}),
-        ...(input.labelSingular !== undefined ? { label_singular: input.labelSingular } : {}),
-        ...(input.urlPattern !== undefined ? { url_pattern: input.urlPattern } : {}),
-        updated_at: isoNow(ctx.clock),
-      });
+      await store.updateTaxonomy(db, taxonomy.id, partialUpdate({ label: input.label, label_singular: input.labelSingular, url_pattern: input.urlPattern }, isoNow(ctx.clock)));
       return { item: toTaxonomy((await store.findTaxonomy(db, input.name))!) };
     });
   },
@@ -157,9 +152,8 @@ export const listTerms = defineOperation({
   access: contentRead,
   async run(ctx, input: { name: string } & z.output<typeof ListTermsQuery>): Promise<Page<Term>> {
     const taxonomy = await requireTaxonomy(ctx.db, input.name);
-    const after = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
-    const rows = await store.listTerms(ctx.db, taxonomy.id, { afterSlug: after, limit: input.limit });
-    const page = toPage(rows, input.limit, (row) => encodeCursor([row.slug]), (row) => row);
+    const rowsAfter = (afterSlug: string | undefined) => store.listTerms(ctx.db, taxonomy.id, { afterSlug, limit: input.limit });
+    const page = await pageByKey(input, (row) => row.slug, rowsAfter, (row) => row);
     return { ...page, items: await toTerms(ctx.db, page.items) };
   },
 });
@@ -215,13 +209,7 @@ export const updateTerm = defineOperation({
       const term = await requireTerm(db, taxonomy, input.slug);
       const { body } = input;
       await checkParent(db, taxonomy, body.parentId, term.id);
-      const changes = {
-        ...(body.slug !== undefined ? { slug: body.slug } : {}),
-        ...(body.label !== undefined ? { label: body.label } : {}),
-        ...(body.parentId !== undefined ? { parent_id: body.parentId } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate({ slug: body.slug, label: body.label, parent_id: body.parentId, description: body.description }, isoNow(ctx.clock));
       if (!(await store.updateTerm(db, term.id, changes))) throw slugTaken(taxonomy.name, body.slug!);
       const [item] = await toTerms(db, [{ ...term, ...changes }]);
       return { item: item! };

@@ -1,5 +1,5 @@
 import { DeletedResponse } from '../core/schemas.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, paramsWithBody } from '../http/route.ts';
 import { createTaxonomy, createTerm, deleteTaxonomy, deleteTerm, getEntryTerms, getTaxonomy, listTaxonomies, listTerms, setEntryTerms, updateTaxonomy, updateTerm } from './operations.ts';
 import {
   CreateTaxonomyBody,
@@ -46,7 +46,7 @@ export const taxonomyRoutes = [
     operation: updateTerm,
     params: TermParams,
     body: UpdateTermBody,
-    input: ({ params, body }) => ({ name: params.name, slug: params.slug, body }),
+    input: paramsWithBody,
     response: TermItemResponse,
   }),
   defineRoute({ method: 'delete', path: '/taxonomies/:name/terms/:slug', tag, summary: 'Delete a term; its children move up to its parent', operation: deleteTerm, params: TermParams, response: DeletedResponse }),

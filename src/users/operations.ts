@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
-import type { Page } from '../core/pagination.ts';
-import { toPage } from '../core/pagination.ts';
+import { pageByKey, type Page } from '../core/pagination.ts';
 import { roleName, roles } from '../core/roles.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import type { CreateUserInput, ListUsersQuery, UpdateUserBody, User } from './schemas.ts';
@@ -37,9 +35,8 @@ export const listUsers = defineOperation({
   name: 'users.list',
   access: adminOnly,
   async run(ctx, input: z.output<typeof ListUsersQuery>): Promise<Page<User>> {
-    const afterId = input.cursor === undefined ? undefined : String(decodeCursor(input.cursor, 1)[0]);
-    const rows = await store.listUserRows(ctx.db, { role: input.role, search: input.search, afterId, limit: input.limit });
-    return toPage(rows, input.limit, (row) => encodeCursor([row.id]), store.toUser);
+    const rowsAfter = (afterId: string | undefined) => store.listUserRows(ctx.db, { role: input.role, search: input.search, afterId, limit: input.limit });
+    return pageByKey(input, (row) => row.id, rowsAfter, store.toUser);
   },
 });
 

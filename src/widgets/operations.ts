@@ -4,6 +4,7 @@ import { isoNow } from '../core/clock.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { defineOperation } from '../core/operation.ts';
+import { jsonColumn, partialUpdate } from '../core/partial-update.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction } from '../db/dialect.ts';
 import * as sectionStore from '../sections/store.ts';
@@ -109,11 +110,7 @@ export const updateArea = defineOperation({
     return inTransaction(ctx.db, async (db) => {
       // Locked, so the area answered is the one written even while another change to it runs.
       const area = await requireArea(db, input.name, { lock: true });
-      const changes = {
-        ...(input.label !== undefined ? { label: input.label } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        updated_at: isoNow(ctx.clock),
-      };
+      const changes = partialUpdate({ label: input.label, description: input.description }, isoNow(ctx.clock));
       await store.updateArea(db, area.id, changes);
       return { item: await readArea(db, { ...area, ...changes }) };
     });
@@ -173,13 +170,7 @@ export const updateWidget = defineOperation({
       if (issues.length > 0) throw validationError(issues);
       if (body.menu !== undefined) await checkMenu(db, body.menu);
       if (body.section !== undefined) await checkSection(db, body.section);
-      await store.updateWidget(db, widget.id, {
-        ...(body.title !== undefined ? { title: body.title } : {}),
-        ...(body.content !== undefined ? { content: JSON.stringify(body.content) } : {}),
-        ...(body.menu !== undefined ? { menu_name: body.menu } : {}),
-        ...(body.section !== undefined ? { section_slug: body.section } : {}),
-        updated_at: isoNow(ctx.clock),
-      });
+      await store.updateWidget(db, widget.id, partialUpdate({ title: body.title, content: jsonColumn(body.content), menu_name: body.menu, section_slug: body.section }, isoNow(ctx.clock)));
       return { item: await readWidget(db, area.id, widget.id) };
     });
   },

@@ -1,5 +1,5 @@
 import { DeletedResponse } from '../core/schemas.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, paramsWithBody } from '../http/route.ts';
 import { createArea, createWidget, deleteArea, deleteWidget, getArea, listAreas, reorderWidgets, updateArea, updateWidget } from './operations.ts';
 import {
   AreaItemResponse,
@@ -50,7 +50,7 @@ export const widgetRoutes = [
     operation: updateWidget,
     params: WidgetParams,
     body: UpdateWidgetBody,
-    input: ({ params, body }) => ({ name: params.name, id: params.id, body }),
+    input: paramsWithBody,
     response: WidgetItemResponse,
   }),
   defineRoute({ method: 'delete', path: '/widget-areas/:name/widgets/:id', tag, summary: 'Remove a widget', operation: deleteWidget, params: WidgetParams, response: DeletedResponse }),

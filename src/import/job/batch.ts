@@ -3,7 +3,7 @@ import { newId } from '../../core/ids.ts';
 import { firstFreeSlug, isUrlSafeSlug, slugify } from '../../core/slugs.ts';
 import { inTransaction, type Transaction } from '../../db/dialect.ts';
 import * as contentStore from '../../content/store.ts';
-import { lockCollection } from '../../schema/operations.ts';
+import { lockCollection } from '../../schema/lookup.ts';
 import * as sectionStore from '../../sections/store.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { ImportRecord } from '../sources/types.ts';

@@ -4,7 +4,7 @@ import type { PortableTextBlock } from '../../content/value-types.ts';
 import * as contentStore from '../../content/store.ts';
 import { writeEntry } from '../../content/write.ts';
 import { inTransaction } from '../../db/dialect.ts';
-import { lockCollection } from '../../schema/operations.ts';
+import { lockCollection } from '../../schema/lookup.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import { itemRow, noteRow, type ImportRun } from './run-state.ts';
 import type { AttachmentRef } from '../sources/types.ts';

@@ -5,7 +5,7 @@ import { validateEntryData } from '../../content/field-values.ts';
 import * as contentStore from '../../content/store.ts';
 import { newEntryRow, writeEntry } from '../../content/write.ts';
 import type { Transaction } from '../../db/dialect.ts';
-import { lockCollection } from '../../schema/operations.ts';
+import { lockCollection } from '../../schema/lookup.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import { addEntryTerms } from '../../taxonomies/store.ts';
 import { metaFieldSlug, typedMetaValue } from '../wxr/normalize.ts';

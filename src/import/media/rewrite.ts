@@ -1,10 +1,9 @@
-import { AppError } from '../../core/errors.ts';
 import type { AuthorizedContext } from '../../core/operation.ts';
 import { columnData, toColumns } from '../../content/entries.ts';
 import * as contentStore from '../../content/store.ts';
 import { writeEntry } from '../../content/write.ts';
 import { inTransaction } from '../../db/dialect.ts';
-import { lockCollection } from '../../schema/operations.ts';
+import { findLockedCollection } from '../../schema/lookup.ts';
 import type { LoadedCollection } from '../../schema/store.ts';
 import * as store from '../store.ts';
 import { UrlRewriter } from './url-map.ts';
@@ -51,11 +50,11 @@ async function eachImportedPage(ctx: AuthorizedContext, kind: string, signal: Ab
 
 async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[], rewriter: UrlRewriter): Promise<number> {
   return inTransaction(ctx.db, async (tx) => {
-    const collections = new Map<string, LoadedCollection | null>();
+    const collections = new Map<string, LoadedCollection | undefined>();
     let changed = 0;
     for (const row of rows) {
       if (row.collection === null) continue;
-      if (!collections.has(row.collection)) collections.set(row.collection, await lockCollection(tx, row.collection, 'share').catch(unlessGone));
+      if (!collections.has(row.collection)) collections.set(row.collection, await findLockedCollection(tx, row.collection, 'share'));
       const collection = collections.get(row.collection);
       // A collection removed since the import: nothing of it to rewrite.
       if (!collection) continue;
@@ -75,11 +74,6 @@ async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[
     }
     return changed;
   });
-}
-
-function unlessGone(error: unknown): null {
-  if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-  throw error;
 }
 
 /** The fields whose values the rewrite replaced. */
