@@ -1,0 +1,40 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { ListSearch } from './screens/content-list/search';
+import { ErrorScreen, NotFoundScreen } from './shell/Problems';
+import { Shell } from './shell/Shell';
+
+/**
+ * The panel's screens under /_cms/admin/. Each screen's component is its own chunk, loaded when its
+ * route is first shown; what the URL carries (a list's filter and sort) is declared and checked here.
+ */
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: Shell,
+  notFoundComponent: () => <NotFoundScreen />,
+  errorComponent: ErrorScreen,
+});
+
+const dashboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./screens/dashboard/Dashboard'), 'Dashboard'),
+});
+
+export const contentListRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection',
+  validateSearch: ListSearch,
+  component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute]);
+
+export function createPanelRouter(queryClient: QueryClient) {
+  return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createPanelRouter>;
+  }
+}
