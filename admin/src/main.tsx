@@ -14,6 +14,8 @@ const queryClient = new QueryClient({
     queries: {
       // A refusal will not change by asking again; a network hiccup may.
       retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
+      // What a route's loader fetched a moment ago is not fetched again when its screen mounts.
+      staleTime: 10_000,
       refetchOnWindowFocus: false,
     },
   },

@@ -1,6 +1,7 @@
 import { i18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { useLingui } from '@lingui/react';
+import { useMemo } from 'react';
 import { en, type MessageId } from './en';
 
 /**
@@ -21,8 +22,9 @@ export function useT(): Translate {
   return (id, values) => active._(id, values);
 }
 
-/** Dates as the person's language writes them, in their time zone. */
+/** Dates as the person's language writes them, in their time zone: one formatter per language, made once (each costs). */
 export function useDateFormat(): (iso: string) => string {
   const { i18n: active } = useLingui();
-  return (iso) => active.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
+  const format = useMemo(() => new Intl.DateTimeFormat(active.locale, { dateStyle: 'medium', timeStyle: 'short' }), [active.locale]);
+  return (iso) => format.format(new Date(iso));
 }

@@ -13,7 +13,8 @@ export function Shell() {
   const t = useT();
   const me = useQuery(meQuery);
   const writer = me.data !== undefined && canWriteContent(me.data.item.role);
-  const collections = useQuery({ ...collectionsQuery, enabled: writer });
+  // Asked for beside `me`, not after it: a role below Contributor is refused (403) and shown no collections.
+  const collections = useQuery(collectionsQuery);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -31,7 +32,7 @@ export function Shell() {
             </Link>
           </li>
         </ul>
-        {collections.data && collections.data.items.length > 0 && (
+        {writer && collections.data && collections.data.items.length > 0 && (
           <>
             <h2 id="nav-collections">{t('nav.collections')}</h2>
             <ul aria-labelledby="nav-collections">

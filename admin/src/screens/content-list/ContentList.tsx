@@ -8,7 +8,7 @@ import { collectionsQuery, entryListQuery } from '../../api/queries';
 import { useDateFormat, useT, type Translate } from '../../i18n/i18n';
 import { NotFoundScreen } from '../../shell/Problems';
 import { columnsFor, type Column } from './columns';
-import { defaultSort, listStatuses, type ListSearch } from './search';
+import { listParams, listStatuses, type ListSearch } from './search';
 
 // Typed by the route's declaration in router.tsx, without importing the router back into this chunk.
 const contentListRoute = getRouteApi('/content/$collection');
@@ -33,9 +33,9 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
   const search = contentListRoute.useSearch();
   const navigate = contentListRoute.useNavigate();
   const columns = columnsFor(collection);
-  const sort = search.sort ?? defaultSort.sort;
-  const order = search.order ?? defaultSort.order;
-  const list = useInfiniteQuery(entryListQuery(collection.slug, { status: search.status, orderBy: sort, order }));
+  const params = listParams(search);
+  const { orderBy: sort, order } = params;
+  const list = useInfiniteQuery(entryListQuery(collection.slug, params));
   const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const scroller = useRef<HTMLDivElement>(null);

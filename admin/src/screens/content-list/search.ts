@@ -16,3 +16,8 @@ export type ListSearch = z.output<typeof ListSearch>;
 
 /** Without a sort in the URL, the most recently changed entries come first. */
 export const defaultSort = { sort: 'updatedAt', order: 'desc' } as const;
+
+/** What a list asks the API for, from its URL: the same query key in the route's loader and the screen. */
+export function listParams(search: ListSearch) {
+  return { status: search.status, orderBy: search.sort ?? defaultSort.sort, order: search.order ?? defaultSort.order };
+}
