@@ -12,7 +12,7 @@ import { findUserById } from '../src/users/store.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { insertEntries } from './bulk-entries.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
-import { freePort, startFolio, waitForHttp } from './process.ts';
+import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './process.ts';
 
 /**
  * The panel in Debian's chromium (issue 31): the JavaScript a content list loads, gzipped (budget
@@ -129,14 +129,7 @@ export function printPanel(figures: PanelFigures): void {
   );
 }
 
-/** BENCH_ONLY=panel, or part of the full run: its own temporary folder and database. */
-export async function benchPanel(): Promise<PanelFigures> {
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-panel-'));
-  try {
-    const figures = await measurePanel(workDir);
-    printPanel(figures);
-    return figures;
-  } finally {
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
+/** BENCH_ONLY=panel, or part of the full run. */
+export function benchPanel(): Promise<PanelFigures> {
+  return measureInTemporaryFolder('panel', (workDir) => measurePanel(workDir), printPanel);
 }
