@@ -17,8 +17,9 @@ import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './p
 /**
  * The panel in Debian's chromium (issue 31): the JavaScript a content list loads, gzipped (budget
  * 200 KB; the server sends brotli to chromium, given too), and the time from navigating to a list of
- * 100,000 entries to its first rows painted (budget 300 ms), on a first visit (nothing cached) and on
- * visits after it (the hashed files cached for good, as an editor's browser has them). The entries are
+ * 100,000 entries to its first rows painted (budget 300 ms): loading the list's address on a first
+ * visit (nothing cached) and on visits after it (the hashed files cached for good, as an editor's
+ * browser has them), and opening the list from the panel's navigation (the app already running). The entries are
  * written in bulk; the server is `npm start`'s, on SQLite. BENCH_PANEL_ENTRIES and BENCH_PANEL_RUNS
  * (default 100,000 and 7) tune it.
  */
@@ -31,8 +32,11 @@ export interface PanelFigures {
   firstVisitRowsMs: number;
   /** Median of the visits after the first. */
   cachedVisitRowsMs: number;
+  /** Median of the list opened from the dashboard's navigation, from the click. */
+  inAppRowsMs: number;
   javascriptTargetMet: boolean;
-  rowsTargetMet: boolean;
+  /** By each way of getting there: first visit, later visits, from the navigation. */
+  rowsTargetMet: { firstVisit: boolean; cachedVisit: boolean; inApp: boolean };
 }
 
 const javascriptBudgetBytes = 200 * 1024;
@@ -57,6 +61,15 @@ const observeFirstRows = `
     requestAnimationFrame(() => (globalThis.firstRowsPainted = performance.now()));
   });
   observer.observe(document, { childList: true, subtree: true });`;
+
+/** From the click on the list's link in the navigation (the dashboard shown) to the rows painted. */
+async function timeFromNavigation(page: Page, dashboardUrl: string): Promise<number> {
+  await page.goto(dashboardUrl);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Articles' }).waitFor();
+  await page.evaluate(`globalThis.clickedAt = performance.now(); document.querySelector('nav a[href$="/content/articles"]').click();`);
+  const handle = await page.waitForFunction(() => (globalThis as unknown as { firstRowsPainted?: number }).firstRowsPainted, undefined, { timeout: 30_000, polling: 50 });
+  return Number(await handle.jsonValue()) - Number(await page.evaluate('globalThis.clickedAt'));
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -96,22 +109,27 @@ export async function measurePanel(workDir: string, entries = Number(process.env
     });
     const listUrl = `${origin}/_cms/admin/content/articles`;
     const firstVisitRowsMs = await timeToFirstRows(page, listUrl);
-    // Every script the list needed, by the sizes of the compressed files the server sends.
-    const compressed = (suffix: string) => [...scripts].reduce((sum, script) => sum + fs.statSync(path.join(builtPanelDir, script.replace('/_cms/admin/', '') + suffix)).size, 0);
+    // Every script the list needed (what the first visit loaded; the dashboard's come later), by the sizes of the compressed files the server sends.
+    const listScripts = [...scripts];
+    const compressed = (suffix: string) => listScripts.reduce((sum, script) => sum + fs.statSync(path.join(builtPanelDir, script.replace('/_cms/admin/', '') + suffix)).size, 0);
     const samples: number[] = [];
     for (let run = 0; run < runs; run++) samples.push(await timeToFirstRows(page, listUrl));
     const cachedVisitRowsMs = median(samples);
+    const inApp: number[] = [];
+    for (let run = 0; run < runs; run++) inApp.push(await timeFromNavigation(page, `${origin}/_cms/admin/`));
+    const inAppRowsMs = median(inApp);
     const javascriptGzipBytes = compressed('.gz');
     return {
       entries,
       runs,
-      javascriptFiles: scripts.size,
+      javascriptFiles: listScripts.length,
       javascriptGzipBytes,
       javascriptBrotliBytes: compressed('.br'),
       firstVisitRowsMs,
       cachedVisitRowsMs,
+      inAppRowsMs,
       javascriptTargetMet: javascriptGzipBytes <= javascriptBudgetBytes,
-      rowsTargetMet: firstVisitRowsMs <= rowsBudgetMs && cachedVisitRowsMs <= rowsBudgetMs,
+      rowsTargetMet: { firstVisit: firstVisitRowsMs <= rowsBudgetMs, cachedVisit: cachedVisitRowsMs <= rowsBudgetMs, inApp: inAppRowsMs <= rowsBudgetMs },
     };
   } finally {
     await browser.close();
@@ -124,9 +142,11 @@ export function printPanel(figures: PanelFigures): void {
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`\nThe panel in chromium (${os.cpus().length} cores):`);
   console.log(`  JavaScript for the content list: ${figures.javascriptFiles} files, ${kb(figures.javascriptGzipBytes)} gzipped (${kb(figures.javascriptBrotliBytes)} as brotli, as sent) (budget <= ${kb(javascriptBudgetBytes)}: ${met(figures.javascriptTargetMet)})`);
-  console.log(
-    `  First rows painted, ${figures.entries.toLocaleString('en')} entries: first visit ${figures.firstVisitRowsMs.toFixed(0)} ms, later visits ${figures.cachedVisitRowsMs.toFixed(0)} ms (median of ${figures.runs}) (budget <= ${rowsBudgetMs} ms: ${met(figures.rowsTargetMet)})`,
-  );
+  const rows = (label: string, ms: number, ok: boolean) => console.log(`    ${label.padEnd(44)} ${ms.toFixed(0).padStart(5)} ms (budget <= ${rowsBudgetMs} ms: ${met(ok)})`);
+  console.log(`  First rows painted on a list of ${figures.entries.toLocaleString('en')} entries:`);
+  rows('loading its address, first visit', figures.firstVisitRowsMs, figures.rowsTargetMet.firstVisit);
+  rows(`loading its address again (median of ${figures.runs})`, figures.cachedVisitRowsMs, figures.rowsTargetMet.cachedVisit);
+  rows(`from the panel's navigation (median of ${figures.runs})`, figures.inAppRowsMs, figures.rowsTargetMet.inApp);
 }
 
 /** BENCH_ONLY=panel, or part of the full run. */

@@ -241,8 +241,9 @@ describe('in a browser', () => {
     await eventually(async () => (await rowTitles())[0]).toBe('Post 300');
     expect(await page.getByRole('columnheader', { name: 'Sort by Title' }).getAttribute('aria-sort')).toBe('descending');
 
-    await page.getByRole('button', { name: /Status/ }).click();
-    await page.getByRole('option', { name: 'Published' }).click();
+    const statusFilter = page.getByRole('radiogroup', { name: 'Status' });
+    expect(await statusFilter.getByRole('radio', { name: 'All' }).isChecked()).toBe(true);
+    await statusFilter.getByText('Published').click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'published' && url.searchParams.get('sort') === 'title');
     await eventually(async () => (await rowTitles()).slice(0, 2)).toEqual(['Post 300', 'Post 297']);
     const statuses = await page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
@@ -252,6 +253,22 @@ describe('in a browser', () => {
     // The URL alone rebuilds the view.
     await page.reload();
     await eventually(async () => (await rowTitles())[0]).toBe('Post 300');
+    expect(await page.getByRole('radiogroup', { name: 'Status' }).getByRole('radio', { name: 'Published' }).isChecked()).toBe(true);
     expect(cspViolations).toEqual([]);
+  });
+
+  it('shows a Subscriber no collection, saying their role gives no access to content', { timeout: 60_000 }, async () => {
+    const subscriber = await t.userWithToken(10, ['content:read']);
+    const [name, value] = (await sessionCookieFor(t, subscriber.user.id)).split('=') as [string, string];
+    const reader = await browser.newContext();
+    try {
+      await reader.addCookies([{ name, value, url: origin }]);
+      const readerPage = await reader.newPage();
+      await readerPage.goto(`${origin}/_cms/admin/`);
+      await eventually(() => readerPage.getByRole('main').textContent()).toContain('does not give you access to content');
+      expect(await readerPage.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Account']);
+    } finally {
+      await reader.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
 import type { ContentCollection, Entry } from '../../api/client';
 import { collectionsQuery, entryListQuery } from '../../api/queries';
 import { useDateFormat, useT, type Translate } from '../../i18n/i18n';
@@ -56,27 +56,20 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
     <>
       <div className="list-head">
         <h1>{collection.label}</h1>
-        <Select
+        <RadioGroup
           className="status-filter"
-          selectedKey={search.status ?? 'all'}
-          onSelectionChange={(key) => setSearch({ status: key === 'all' ? undefined : (key as ListSearch['status']) })}
+          orientation="horizontal"
+          value={search.status ?? 'all'}
+          onChange={(value) => setSearch({ status: value === 'all' ? undefined : (value as ListSearch['status']) })}
         >
           <Label>{t('list.filterStatus')}</Label>
-          <Button>
-            <SelectValue />
-            <span aria-hidden="true">▾</span>
-          </Button>
-          <Popover>
-            <ListBox>
-              <ListBoxItem id="all">{t('status.all')}</ListBoxItem>
-              {listStatuses.map((status) => (
-                <ListBoxItem key={status} id={status}>
-                  {t(`status.${status}`)}
-                </ListBoxItem>
-              ))}
-            </ListBox>
-          </Popover>
-        </Select>
+          <Radio value="all">{t('status.all')}</Radio>
+          {listStatuses.map((status) => (
+            <Radio key={status} value={status}>
+              {t(`status.${status}`)}
+            </Radio>
+          ))}
+        </RadioGroup>
       </div>
       <div ref={scroller} className="list-scroller" tabIndex={0} role="region" aria-label={tableLabel}>
         <div role="table" aria-label={tableLabel} aria-rowcount={list.hasNextPage ? -1 : rows.length + 1} className="entry-table" style={{ ['--columns' as string]: template }}>
