@@ -12,7 +12,7 @@ import { sessionCookieName } from '../src/auth/sessions.ts';
 import { builtPanelDir } from '../src/panel/files.ts';
 import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { createTestApp, type TestApp } from './support/harness.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { freePort } from './support/ports.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
   });
-  await createCollection(t, 'posts', [{ slug: 'title', type: 'string', required: true }, { slug: 'rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
+  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true }, { slug: 'rank', label: 'Rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
   // Every third one published, the rest drafts; titles sort as their numbers do.
   for (let n = 1; n <= entryCount; n++) {
     await createEntry(t, 'posts', { data: { title: `Post ${String(n).padStart(3, '0')}`, rank: n }, status: n % 3 === 0 ? 'published' : 'draft' });
@@ -254,6 +254,16 @@ describe('in a browser', () => {
     await page.reload();
     await eventually(async () => (await rowTitles())[0]).toBe('Post 300');
     expect(await page.getByRole('radiogroup', { name: 'Status' }).getByRole('radio', { name: 'Published' }).isChecked()).toBe(true);
+
+    // The trash: its own list, in one order (no sort to offer), when each entry was deleted.
+    const [gone] = expectSuccess(await t.request('GET', `${api}/content/posts?orderBy=title&order=asc&limit=1&status=published`, { token: t.adminToken })).items;
+    expectSuccess(await t.request('DELETE', `${api}/content/posts/${gone.id}`, { token: t.adminToken }));
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('Trash').click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'trash');
+    await eventually(() => rowTitles()).toEqual(['Post 003']);
+    expect(await page.getByRole('button', { name: 'Sort by Title' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Title', 'Status', 'Rank', 'Deleted']);
+    await expectAccessible('trash');
     expect(cspViolations).toEqual([]);
   });
 

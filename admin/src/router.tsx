@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
-import { ListSearch, listParams } from './screens/content-list/search';
+import { ListSearch, listView } from './screens/content-list/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
 
@@ -30,7 +30,7 @@ export const contentListRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/content/$collection',
   validateSearch: ListSearch,
-  loaderDeps: ({ search }) => listParams(search),
+  loaderDeps: ({ search }) => listView(search),
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(collectionsQuery);
     void context.queryClient.prefetchInfiniteQuery(entryListQuery(params.collection, deps));

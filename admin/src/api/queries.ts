@@ -22,6 +22,7 @@ export const collectionCountsQuery = queryOptions({
   queryFn: () => dataOf(api.GET('/_cms/api/content', { params: { query: { counts: 'true' } } })),
 });
 
+/** The filters and order of GET /content/:collection. */
 export type ListParams = {
   status?: 'draft' | 'published' | 'scheduled';
   orderBy?: string;
@@ -37,12 +38,19 @@ export function entryPageQuery(collection: string, params: ListParams & { limit:
   });
 }
 
+/** What a list shows: entries as GET /content/:collection filters and orders them, or the trash. */
+export type ListView = ListParams | { status: 'trash' };
+
 /** A collection's entries page after page, each page asked for with the previous one's cursor. */
-export function entryListQuery(collection: string, params: ListParams) {
+export function entryListQuery(collection: string, view: ListView) {
   return infiniteQueryOptions({
-    queryKey: ['entries', collection, params, 'all'],
-    queryFn: ({ pageParam }) =>
-      dataOf(api.GET('/_cms/api/content/{collection}', { params: { path: { collection }, query: { ...params, limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    queryKey: ['entries', collection, view, 'all'],
+    queryFn: ({ pageParam }) => {
+      const page = { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) };
+      return view.status === 'trash'
+        ? dataOf(api.GET('/_cms/api/content/{collection}/trash', { params: { path: { collection }, query: page } }))
+        : dataOf(api.GET('/_cms/api/content/{collection}', { params: { path: { collection }, query: { ...view, ...page } } }));
+    },
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor,
   });

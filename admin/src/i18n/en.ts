@@ -43,7 +43,7 @@ export const en = {
   'column.slug': 'Slug',
   'column.status': 'Status',
   'column.updatedAt': 'Updated',
-  'column.createdAt': 'Created',
+  'column.deletedAt': 'Deleted',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -8,7 +8,7 @@ import { collectionsQuery, entryListQuery } from '../../api/queries';
 import { useDateFormat, useT, type Translate } from '../../i18n/i18n';
 import { NotFoundScreen } from '../../shell/Problems';
 import { columnsFor, type Column } from './columns';
-import { listParams, listStatuses, type ListSearch } from './search';
+import { listFilters, listView, type ListSearch } from './search';
 
 // Typed by the route's declaration in router.tsx, without importing the router back into this chunk.
 const contentListRoute = getRouteApi('/content/$collection');
@@ -32,10 +32,12 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
   const t = useT();
   const search = contentListRoute.useSearch();
   const navigate = contentListRoute.useNavigate();
-  const columns = columnsFor(collection);
-  const params = listParams(search);
-  const { orderBy: sort, order } = params;
-  const list = useInfiniteQuery(entryListQuery(collection.slug, params));
+  const view = listView(search);
+  const trash = view.status === 'trash';
+  const columns = columnsFor(collection, { trash });
+  const sort = 'orderBy' in view ? view.orderBy : undefined;
+  const order = 'order' in view ? view.order : undefined;
+  const list = useInfiniteQuery(entryListQuery(collection.slug, view));
   const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -64,7 +66,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
         >
           <Label>{t('list.filterStatus')}</Label>
           <Radio value="all">{t('status.all')}</Radio>
-          {listStatuses.map((status) => (
+          {listFilters.map((status) => (
             <Radio key={status} value={status}>
               {t(`status.${status}`)}
             </Radio>
@@ -98,7 +100,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
   );
 }
 
-function HeaderCell({ column, sort, order, onSort, t }: { column: Column; sort: string; order: 'asc' | 'desc'; onSort: (column: Column) => void; t: Translate }) {
+function HeaderCell({ column, sort, order, onSort, t }: { column: Column; sort?: string; order?: 'asc' | 'desc'; onSort: (column: Column) => void; t: Translate }) {
   const label = 'message' in column.label ? t(column.label.message) : column.label.text;
   const active = column.sortKey !== undefined && column.sortKey === sort;
   return (

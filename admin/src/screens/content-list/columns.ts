@@ -26,9 +26,16 @@ function fieldText(value: unknown): string {
 
 /**
  * A list's columns, chosen from the collection's fields: the title, the status, the first few short
- * fields, and when it last changed. Sorting follows what the API sorts by.
+ * fields, and when it last changed (in the trash: when it was deleted). Sorting follows what the API
+ * sorts by; the trash has one order.
  */
-export function columnsFor(collection: ContentCollection): Column[] {
+export function columnsFor(collection: ContentCollection, { trash }: { trash: boolean }): Column[] {
+  const columns = trash ? listColumns(collection).map(({ sortKey: _unsorted, ...column }): Column => column) : listColumns(collection);
+  if (!trash) return columns;
+  return [...columns.slice(0, -1), { id: 'deletedAt', label: { message: 'column.deletedAt' }, value: (entry) => entry.deletedAt ?? '', kind: 'date' }];
+}
+
+function listColumns(collection: ContentCollection): Column[] {
   const titleField = collection.fields.find((field) => field.slug === titleFieldOf(collection));
   const fields = collection.fields.filter((field) => field !== titleField && columnTypes.has(field.type)).slice(0, extraColumns);
   return [

@@ -5,7 +5,7 @@ import { collectionCountsQuery, collectionsQuery, entryPageQuery, meQuery, type 
 import { entryTitle } from '../../entries';
 import { useDateFormat, useT } from '../../i18n/i18n';
 import type { MessageId } from '../../i18n/en';
-import { listStatuses } from '../content-list/search';
+import { listFilters } from '../content-list/search';
 
 const shown = 8;
 
@@ -30,7 +30,7 @@ export function Dashboard() {
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.collection')}</th>
-                {[...listStatuses, 'trash' as const].map((status) => (
+                {listFilters.map((status) => (
                   <th scope="col" key={status}>
                     {t(`status.${status}`)}
                   </th>
@@ -45,7 +45,7 @@ export function Dashboard() {
                       {collection.label}
                     </Link>
                   </th>
-                  {listStatuses.map((status) => (
+                  {listFilters.map((status) => (
                     <td key={status}>
                       {/* The cell's row and column headers name the number for a screen reader. */}
                       <Link to="/content/$collection" params={{ collection: collection.slug }} search={{ status }}>
@@ -53,7 +53,6 @@ export function Dashboard() {
                       </Link>
                     </td>
                   ))}
-                  <td>{collection.counts?.trash ?? 0}</td>
                 </tr>
               ))}
             </tbody>
