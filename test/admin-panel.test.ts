@@ -264,6 +264,20 @@ describe('in a browser', () => {
     expect(await page.getByRole('button', { name: 'Sort by Title' }).count()).toBe(0);
     expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Title', 'Status', 'Rank', 'Deleted']);
     await expectAccessible('trash');
+
+    // Columns: chosen from the fields and dates, kept in the URL too.
+    await statusFilter.getByText('All').click();
+    await page.waitForURL((url) => !url.searchParams.has('status'));
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    const choices = page.getByRole('group', { name: 'Columns' });
+    await choices.getByText('Rank').click();
+    await choices.getByText('Created').click();
+    await page.waitForURL((url) => url.searchParams.get('columns') === 'status,updatedAt,createdAt');
+    const headings = async () => (await page.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼]/g, ''));
+    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
+    await expectAccessible('columns chosen');
+    await page.reload();
+    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
     expect(cspViolations).toEqual([]);
   });
 

@@ -43,7 +43,10 @@ export const en = {
   'column.slug': 'Slug',
   'column.status': 'Status',
   'column.updatedAt': 'Updated',
+  'column.createdAt': 'Created',
+  'column.publishedAt': 'Published',
   'column.deletedAt': 'Deleted',
+  'list.columns': 'Columns',
 } as const;
 
 export type MessageId = keyof typeof en;

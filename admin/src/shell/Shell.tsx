@@ -46,7 +46,7 @@ export function Shell() {
             </ul>
           </>
         )}
-        <ul>
+        <ul className="nav-end">
           <li>
             {/* The account page is still the server's own (src/auth/pages.ts) until it becomes a screen here. */}
             <a href="/_cms/">{t('nav.account')}</a>

@@ -7,7 +7,8 @@ import type { ContentCollection, Entry } from '../../api/client';
 import { collectionsQuery, entryListQuery } from '../../api/queries';
 import { useDateFormat, useT, type Translate } from '../../i18n/i18n';
 import { NotFoundScreen } from '../../shell/Problems';
-import { columnsFor, type Column } from './columns';
+import { ColumnChooser } from './ColumnChooser';
+import { columnLabel, defaultColumnIds, gridTemplate, shownColumns, type Column } from './columns';
 import { listFilters, listView, type ListSearch } from './search';
 
 // Typed by the route's declaration in router.tsx, without importing the router back into this chunk.
@@ -34,7 +35,8 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
   const navigate = contentListRoute.useNavigate();
   const view = listView(search);
   const trash = view.status === 'trash';
-  const columns = columnsFor(collection, { trash });
+  const chosen = search.columns === undefined ? defaultColumnIds(collection) : search.columns.split(',').filter(Boolean);
+  const columns = shownColumns(collection, chosen, { trash });
   const sort = 'orderBy' in view ? view.orderBy : undefined;
   const order = 'order' in view ? view.order : undefined;
   const list = useInfiniteQuery(entryListQuery(collection.slug, view));
@@ -51,7 +53,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
 
   const setSearch = (change: Partial<ListSearch>) => void navigate({ search: (previous) => ({ ...previous, ...change }), replace: false });
   const sortBy = (column: Column) => setSearch({ sort: column.sortKey, order: sort === column.sortKey && order === 'asc' ? 'desc' : 'asc' });
-  const template = `minmax(12rem, 3fr) 8rem ${columns.slice(2, -1).map(() => 'minmax(8rem, 1fr)').join(' ')} 12rem`;
+  const template = gridTemplate(columns);
   const tableLabel = t('list.rows', { collection: collection.label });
 
   return (
@@ -73,6 +75,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
           ))}
         </RadioGroup>
       </div>
+      <ColumnChooser collection={collection} chosen={chosen} onChange={(ids) => setSearch({ columns: ids.join(',') })} />
       <div ref={scroller} className="list-scroller" tabIndex={0} role="region" aria-label={tableLabel}>
         <div role="table" aria-label={tableLabel} aria-rowcount={list.hasNextPage ? -1 : rows.length + 1} className="entry-table" style={{ ['--columns' as string]: template }}>
           <div role="rowgroup" className="entry-table-head">
@@ -101,7 +104,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
 }
 
 function HeaderCell({ column, sort, order, onSort, t }: { column: Column; sort?: string; order?: 'asc' | 'desc'; onSort: (column: Column) => void; t: Translate }) {
-  const label = 'message' in column.label ? t(column.label.message) : column.label.text;
+  const label = columnLabel(column, t);
   const active = column.sortKey !== undefined && column.sortKey === sort;
   return (
     <div role="columnheader" className="entry-cell" aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>

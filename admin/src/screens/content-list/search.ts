@@ -6,13 +6,15 @@ export const listStatuses = ['draft', 'published', 'scheduled'] as const;
 export const listFilters = [...listStatuses, 'trash'] as const;
 
 /**
- * A list's state in its URL, so a view can be shared: the status shown and the sort. A value that does
+ * A list's state in its URL, so a view can be shared: the status shown, the sort and the columns. A value that does
  * not parse (an old link, a hand-edited one) falls back to the default instead of failing the screen.
  */
 export const ListSearch = z.object({
   status: z.catch(z.optional(z.enum(listFilters)), undefined),
   sort: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(63))), undefined),
   order: z.catch(z.optional(z.enum(['asc', 'desc'])), undefined),
+  /** The columns shown besides the title, by id, comma-separated; absent: the collection's default ones. */
+  columns: z.catch(z.optional(z.string().check(z.maxLength(4000))), undefined),
 });
 
 export type ListSearch = z.output<typeof ListSearch>;
