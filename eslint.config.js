@@ -1,10 +1,11 @@
 // Lint rules: the recommended sets of ESLint and typescript-eslint, plus the few rules that catch
 // real mistakes in async server code.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', '.scratch/', 'dist/', '.dist-*/'] },
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', '.scratch/', 'dist/', '.dist-*/', 'admin/src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,6 +26,14 @@ export default tseslint.config(
       sourceType: 'script',
       globals: { document: 'readonly', fetch: 'readonly', FormData: 'readonly', location: 'readonly', navigator: 'readonly', PublicKeyCredential: 'readonly', URLSearchParams: 'readonly' },
     },
+  },
+  {
+    // The administration panel (admin/, decisions/0042): React in the browser.
+    // The rules of hooks alone: the plugin's other rules are the React Compiler's, which the panel does not use.
+    files: ['admin/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly' } },
   },
   {
     // dependency-cruiser reads CommonJS configuration.

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Server processes for the benchmarks: started from the repository root, with their stderr shown. */
@@ -55,3 +56,15 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+
+/** A scenario run on its own (BENCH_ONLY) or in the full run: in a temporary folder, removed after; its figures printed and returned. */
+export async function measureInTemporaryFolder<F>(name: string, measure: (workDir: string) => Promise<F>, print: (figures: F) => void): Promise<F> {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `folio-bench-${name}-`));
+  try {
+    const figures = await measure(workDir);
+    print(figures);
+    return figures;
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}

@@ -24,6 +24,7 @@ import { seedTerms, type SeededTerms } from './site-structure.ts';
 import { measureSearch, printSearch } from './search.ts';
 import { measurePlugins, printPlugins } from './plugins.ts';
 import { benchStartup } from './startup.ts';
+import { benchPanel } from './panel.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -52,6 +53,7 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
  * `startup` the start-up times alone (`folio --help` and `folio serve` to its first answer, decisions/0039);
+ * `panel` the administration panel in chromium alone (its JavaScript, its first rows on 100,000 entries);
  * any other value, the request-path scenarios whose names contain it (no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
@@ -143,7 +145,9 @@ async function main(): Promise<void> {
           ? (dir: string) => benchTransformLimits(dir)
           : only === 'startup'
             ? async () => saveResults({ startup: await benchStartup() })
-            : undefined;
+            : only === 'panel'
+              ? async () => saveResults({ panel: await benchPanel() })
+              : undefined;
   if (alone) {
     try {
       return await alone(workDir);
@@ -186,6 +190,7 @@ async function main(): Promise<void> {
     saveResults({ media });
     if (only === undefined) {
       saveResults({ startup: await benchStartup() });
+      saveResults({ panel: await benchPanel() });
       await benchTransformLimits(workDir, databaseUrl, token);
       await benchImport(workDir);
       await benchImportMedia(workDir);

@@ -4,7 +4,6 @@ import { configuredBaseUrl, loadConfig } from '../src/config.ts';
 import { localStorage } from '../src/media/storage/local.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { systemPrincipal } from '../src/core/context.ts';
-import { newId } from '../src/core/ids.ts';
 import { runOperation } from '../src/core/operation.ts';
 import { listEntries } from '../src/content/operations.ts';
 import { openDatabase } from '../src/db/connection.ts';
@@ -12,6 +11,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createCollection, createField, deleteField } from '../src/schema/operations.ts';
 import { loadCollection } from '../src/schema/store.ts';
 import { EntryListeners } from '../src/content/listeners.ts';
+import { insertEntries } from './bulk-entries.ts';
 
 /**
  * Schema changes on a large collection (issue 3: adding or removing a field on 100,000 entries takes
@@ -38,16 +38,7 @@ export async function measureSchemaChanges(databaseUrl: string, entries: number)
     await runOperation(createField, ctx, () => ({ collection: slug, slug: 'rank', label: 'Rank', type: 'integer' as const }));
     const table = (await loadCollection(db, slug))!.tableName;
     const kysely = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const now = new Date().toISOString();
-    for (let start = 0; start < entries; start += 500) {
-      const rows = [];
-      for (let n = start; n < Math.min(entries, start + 500); n++) {
-        const id = newId();
-        rows.push({ _id: id, _slug: `entry-${n}`, _locale: 'en', _group: id, _status: 'published', _version: 1, _live: null, _author_id: null,
-          _created_at: now, _updated_at: now, _published_at: now, _scheduled_at: null, _deleted_at: null, title: `Entry ${n}`, rank: n % 1000 });
-      }
-      await kysely.insertInto(table).values(rows).execute();
-    }
+    await insertEntries(db, table, entries, (n) => ({ title: `Entry ${n}`, rank: n % 1000 }));
     // Statistics as a live database has them soon after bulk writes (autovacuum, PRAGMA optimize).
     await sql`analyze`.execute(db.kysely);
     const timed = async (work: () => Promise<unknown>) => {

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCompiled, folioNodeFlags, freePort, root } from './process.ts';
+import { ensureCompiled, folioNodeFlags, freePort, measureInTemporaryFolder, root } from './process.ts';
 
 /**
  * Start-up (issue 29, item 3): from spawning a process to its first answer, each against Node.js doing
@@ -119,14 +118,7 @@ export function printStartup(figures: StartupFigures): void {
   console.log(`  from the sources through tsx (npm run dev): --help ${ms(figures.helpFromSourcesMs)}, serve ${ms(figures.serveFromSourcesMs)}`);
 }
 
-/** BENCH_ONLY=startup, or part of the full run: its own temporary folder. */
-export async function benchStartup(): Promise<StartupFigures> {
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-startup-'));
-  try {
-    const figures = await measureStartup(workDir);
-    printStartup(figures);
-    return figures;
-  } finally {
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
+/** BENCH_ONLY=startup, or part of the full run. */
+export function benchStartup(): Promise<StartupFigures> {
+  return measureInTemporaryFolder('startup', (workDir) => measureStartup(workDir), printStartup);
 }

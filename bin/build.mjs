@@ -1,10 +1,11 @@
 // `npm run build` (and `npm install`, through `prepare`): compiles src/ to dist/, the JavaScript that
-// `folio` and `npm start` run (docs/decisions/0039). tsc emits without type-checking (`noCheck` in
-// tsconfig.build.json): `npm run typecheck` does that, and a build never fails where tsx would run.
-import { spawnSync } from 'node:child_process';
+// `folio` and `npm start` run (docs/decisions/0039), and bundles the administration panel from admin/
+// into dist/admin/ beside it (docs/decisions/0042), both at once. tsc emits without type-checking
+// (`noCheck` in tsconfig.build.json): `npm run typecheck` does that, and a build never fails where tsx would run.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildPanel, runNode } from './build-panel.mjs';
 import { distDir, root, srcDir, staleness, stampName } from './compiled.mjs';
 
 /** TypeScript files the server reads as text (src/schema/typescript.ts), copied beside the JavaScript. */
@@ -26,10 +27,11 @@ try {
 // previous build or this one, never half of one.
 const building = path.join(root, `.dist-${process.pid}`);
 fs.rmSync(building, { recursive: true, force: true });
-const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building], { cwd: root, stdio: 'inherit' });
-if (compiled.status !== 0) {
+try {
+  await Promise.all([runNode([tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building], 'tsc'), buildPanel(path.join(building, 'admin'))]);
+} catch (error) {
   fs.rmSync(building, { recursive: true, force: true });
-  console.error(`folio build: tsc failed (${compiled.status ?? compiled.signal}); dist/ is unchanged.`);
+  console.error(`folio build: ${error.message}; dist/ is unchanged.`);
   process.exit(1);
 }
 
@@ -63,4 +65,4 @@ for (let attempt = 0; ; attempt += 1) {
     if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || attempt >= 10) throw error;
   }
 }
-console.error(`folio build: dist/ compiled from src/ in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+console.error(`folio build: dist/ compiled from src/ and admin/ in ${((Date.now() - began) / 1000).toFixed(1)} s`);

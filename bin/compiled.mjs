@@ -7,10 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const srcDir = path.join(root, 'src');
+/** The administration panel's sources, which the build bundles into dist/admin/ (docs/decisions/0042). */
+const adminDir = path.join(root, 'admin');
+/** Made by the build from src/ (bin/panel-api-types.ts), so never newer than what it was made from. */
+const generated = [path.join(adminDir, 'src', 'api', 'schema.d.ts')];
 export const distDir = path.join(root, 'dist');
 /** Written last by bin/build.mjs, with the time the build began as its modification time. */
 export const stampName = '.built';
-/** Besides src/, what the compilation depends on. */
+/** Besides src/ and admin/, what the compilation depends on. */
 const configFiles = ['tsconfig.json', 'tsconfig.build.json'];
 
 /**
@@ -35,16 +39,18 @@ function newestInput(time) {
     const full = path.join(root, file);
     if (modifiedAfter(full, time)) return full;
   }
-  let entries;
-  try {
-    entries = fs.readdirSync(srcDir, { recursive: true, withFileTypes: true });
-  } catch {
-    return undefined; // no sources beside it: nothing it could be older than
-  }
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    if (modifiedAfter(full, time)) return full;
+  for (const dir of [srcDir, adminDir]) {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
+    } catch {
+      continue; // no sources beside it: nothing it could be older than
+    }
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const full = path.join(entry.parentPath, entry.name);
+      if (!generated.includes(full) && modifiedAfter(full, time)) return full;
+    }
   }
   return undefined;
 }

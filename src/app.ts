@@ -9,6 +9,7 @@ import { sessionCookies } from './auth/sessions.ts';
 import { authRoutes } from './auth/routes.ts';
 import { signInRoutes } from './auth/sign-in-routes.ts';
 import { pageRoutes, pagesBasePath } from './auth/pages.ts';
+import { landingPath } from './auth/return-path.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
@@ -53,6 +54,8 @@ import { widgetRoutes } from './widgets/routes.ts';
 import { oauthAccessTokens } from './oauth/authenticate.ts';
 import { discoveryRoutes, oauthApiRoutes, oauthPageRoutes, oauthRootFallbackRoutes, openCorsPaths } from './oauth/routes.ts';
 import { importRoutes } from './import/routes.ts';
+import { builtPanelDir } from './panel/files.ts';
+import { panelRoutes } from './panel/routes.ts';
 
 export { apiBasePath };
 
@@ -76,6 +79,21 @@ export interface AppDependencies {
   entryListeners?: EntryListeners;
   /** The plugins loaded at start (plugins/loader.ts): their routes are served, their hooks called; default none. */
   plugins?: PluginHost;
+  /** Where the built administration panel lies; default dist/admin/ (panel/files.ts). */
+  panelDir?: string;
+}
+
+/**
+ * The API as served: `routes` and the reference's own (`/openapi.json`, `/docs`), with the OpenAPI
+ * document of them all. The panel's typed client is generated from this same document
+ * (bin/panel-api-types.ts), so a change here that breaks the panel fails its type-check.
+ */
+export function servedApi(routes: readonly Route[]): { served: Route[]; document: Record<string, unknown> } {
+  let document: Record<string, unknown> = {};
+  const served = [...routes, ...docsRoutes(apiBasePath, () => document)];
+  document = buildOpenApiDocument(served, apiBasePath, packageJson.version);
+  describeMcpEndpoint(document, apiBasePath);
+  return { served, document };
 }
 
 /** `scheme://host[:port]` of an absolute URL, without parsing all of it (this runs on every request). */
@@ -85,7 +103,7 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins, panelDir = builtPanelDir }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const api = `${apiBasePath}/*`;
 
@@ -131,12 +149,9 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   for (const route of oauthRootFallbackRoutes) app.use(route.path, operationContext);
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
-  let openApiDocument: Record<string, unknown> = {};
-  const served = [...routes, ...(plugins?.routes() ?? []), ...docsRoutes(apiBasePath, () => openApiDocument)];
-  openApiDocument = buildOpenApiDocument(served, apiBasePath, packageJson.version);
-  describeMcpEndpoint(openApiDocument, apiBasePath);
+  const { served } = servedApi([...routes, ...(plugins?.routes() ?? [])]);
   for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
-  for (const route of [...pageRoutes, ...oauthPageRoutes]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
+  for (const route of [...pageRoutes, ...oauthPageRoutes, ...panelRoutes(panelDir)]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
   for (const route of [...discoveryRoutes, ...oauthRootFallbackRoutes]) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
@@ -144,8 +159,8 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
       return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
     }
-    // A person opening the server's address lands on the API reference (there is no panel yet); 302, so a panel can take `/` later.
-    if (c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(`${apiBasePath}/docs`, 302);
+    // A person opening the server's address lands in the panel (or signs in first); 302, so a site can take `/` later.
+    if (c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(landingPath, 302);
     return c.text('Not Found', 404);
   });
   app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));

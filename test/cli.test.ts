@@ -333,14 +333,17 @@ describe('the README sequence over a real socket', () => {
     expect(server.stdout.trim().split('\n').every((text) => text.startsWith('{'))).toBe(true);
   });
 
-  it('sends a browser opening its address to the API reference, not to a bare 404', async () => {
+  it('sends a browser opening its address to the panel, which sends it to sign in first, not to a bare 404', async () => {
     const root = await fetch(`${url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/_cms/api/docs');
-    const docs = await fetch(new URL(root.headers.get('location')!, url));
-    expect(docs.status).toBe(200);
-    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
-    await docs.body?.cancel();
+    expect(root.headers.get('location')).toBe('/_cms/admin/');
+    const panel = await fetch(new URL(root.headers.get('location')!, url), { redirect: 'manual' });
+    expect(panel.status).toBe(303);
+    expect(panel.headers.get('location')).toBe('/_cms/sign-in?return=%2F_cms%2Fadmin%2F');
+    const signIn = await fetch(new URL(panel.headers.get('location')!, url));
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get('content-type')).toMatch(/^text\/html/);
+    await signIn.body?.cancel();
     // Only the root: any other unknown address is still a 404.
     expect((await fetch(`${url}/nothing-here`)).status).toBe(404);
   });
@@ -494,7 +497,7 @@ describe('serve refuses to start', () => {
 describe('the compiled server (docs/decisions/0039)', () => {
   /** Checkouts of their own, so the repository's dist/ (which the global setup keeps current) is not touched. */
   let trees: string;
-  /** bin/, package.json and the sources, as a clone before `npm install` has built anything. */
+  /** bin/, package.json and the sources (the server's and the panel's), as a clone before `npm install` has built anything. */
   let clone: string;
   /** bin/, package.json and dist/ alone: what runs when there is no TypeScript at all. */
   let compiledOnly: string;
@@ -505,7 +508,7 @@ describe('the compiled server (docs/decisions/0039)', () => {
   beforeAll(() => {
     trees = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-compiled-'));
     clone = path.join(trees, 'clone');
-    for (const entry of ['bin', 'src', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) fs.cpSync(path.join(repoRoot, entry), path.join(clone, entry), { recursive: true });
+    for (const entry of ['bin', 'src', 'admin', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) fs.cpSync(path.join(repoRoot, entry), path.join(clone, entry), { recursive: true });
     link(clone);
   });
   afterAll(() => {
@@ -523,6 +526,7 @@ describe('the compiled server (docs/decisions/0039)', () => {
     const build = await runProcess(process.execPath, ['bin/build.mjs'], {}, { cwd: clone, timeoutMs: 110_000 });
     expect(build.code, build.stderr).toBe(0);
     expect(fs.existsSync(path.join(clone, 'dist/main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(clone, 'dist/admin/index.html'))).toBe(true);
     const [version, help] = await Promise.all([folio(clone, '--version'), folio(clone, '--help')]);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n', stderr: '' });
     expect(help).toMatchObject({ code: 0, stderr: '' });

@@ -36,7 +36,7 @@ describe('magic links by SMTP', () => {
     expect(mail.link).toMatch(/^http:\/\/localhost:3000\/_cms\/sign-in\/link\?token=[\w-]{43}$/);
     const signedIn = await verify(tokenOf(mail.link));
     expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get('location')).toBe('/_cms/');
+    expect(signedIn.headers.get('location')).toBe('/_cms/admin/');
     const cookie = cookieFromResponse(signedIn.headers)!;
     expect(signedIn.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax$/);
     expect(expectSuccess(await t.request('GET', `${api}/auth/me`, { headers: { cookie } })).item.id).toBe(t.admin.id);
@@ -191,7 +191,7 @@ describe('a link that returns to where sign-in was asked from (issue 29, item 11
       expect(page).not.toContain('name="return"');
       const signedIn = await other.request('GET', `${api}/auth/magic-link/verify?token=${tokenOf(mail!.link)}&return=${encodeURIComponent('https://evil.example/')}`);
       expect(signedIn.status).toBe(303);
-      expect(signedIn.headers.get('location')).toBe('/_cms/');
+      expect(signedIn.headers.get('location')).toBe('/_cms/admin/');
     } finally {
       await other.close();
     }

@@ -16,6 +16,12 @@ import { createTestDatabase } from './support/database.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { freePort } from './support/ports.ts';
 
+/** Signing in lands in the panel (decisions/0042); the account page these tests read is still its own page. */
+async function landInPanelThenOpenAccount(page: Page, base: string): Promise<void> {
+  await page.waitForURL(`${base}/_cms/admin/`);
+  await page.goto(`${base}/_cms/`);
+}
+
 /**
  * The sign-in pages in a real browser: Debian's chromium driven by playwright-core, with a virtual
  * WebAuthn authenticator (Chrome DevTools Protocol) standing in for the person's device.
@@ -71,7 +77,7 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByLabel('Your name').fill('Ada Lovelace');
       await page.getByLabel('Your email').fill('ada@example.com');
       await page.getByRole('button', { name: 'Create account and passkey' }).click();
-      await page.waitForURL(`${origin}/_cms/`);
+      await landInPanelThenOpenAccount(page, origin);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
       await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
       expect(expectSuccess(await t.request('GET', `${api}/setup/status`))).toEqual({ setupComplete: true, hasUsers: true });
@@ -81,7 +87,7 @@ describe('in a browser with a passkey authenticator', () => {
       expect(await context.cookies()).toEqual([]);
 
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      await page.waitForURL(`${origin}/_cms/`);
+      await landInPanelThenOpenAccount(page, origin);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
       const [cookie] = await context.cookies();
       expect(cookie).toMatchObject({ name: 'folio_session', httpOnly: true, sameSite: 'Lax' });
@@ -95,7 +101,7 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(`${origin}/_cms/sign-in`);
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      await page.waitForURL(`${origin}/_cms/`);
+      await landInPanelThenOpenAccount(page, origin);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
     } finally {
       await context.close();
@@ -113,7 +119,7 @@ describe('in a browser with a passkey authenticator', () => {
       await expect.poll(() => page.locator('main').textContent()).toContain('mary@example.com');
       await page.getByLabel('Your name').fill('Mary Shelley');
       await page.getByRole('button', { name: 'Join and create a passkey' }).click();
-      await page.waitForURL(`${origin}/_cms/`);
+      await landInPanelThenOpenAccount(page, origin);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Mary Shelley (mary@example.com)');
       await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
     } finally {
@@ -132,7 +138,7 @@ describe('in a browser with a passkey authenticator', () => {
       const link = mails.filter((mail) => mail.to === 'ada@example.com').at(-1)!.link;
       await page.goto(link);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${origin}/_cms/`);
+      await landInPanelThenOpenAccount(page, origin);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
     } finally {
       await context.close();
@@ -179,7 +185,7 @@ describe('a fresh server at the default address, in a browser', () => {
       expect(server.setupLink).toMatch(new RegExp(`^http://localhost:${server.port}/_cms/setup\\?secret=`));
       await page.goto(server.setupLink);
       await fillSetupForm(page);
-      await page.waitForURL(`http://localhost:${server.port}/_cms/`);
+      await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
       await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
@@ -216,7 +222,7 @@ describe('a fresh server at the default address, in a browser', () => {
 
       await page.goto(server.setupLink);
       await fillSetupForm(page);
-      await page.waitForURL(`http://localhost:${server.port}/_cms/`);
+      await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
       await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
     } finally {

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
-/** Where a browser lands once signed in, when it came from nowhere in particular. */
-export const landingPath = '/_cms/';
+/** The pages sign-in may send a browser back to: Folio's own, under this path. */
+const pagesPrefix = '/_cms/';
+
+/** Where a browser lands once signed in, when it came from nowhere in particular: the panel (decisions/0042). */
+export const landingPath = '/_cms/admin/';
+
+/** The sign-in page, which sends the browser on to `returnPath` once signed in. */
+export function signInPath(returnPath: string): string {
+  return `${pagesPrefix}sign-in?return=${encodeURIComponent(returnPath)}`;
+}
 
 /** Any origin will do: only whether a path stays on it matters. */
 const probeOrigin = 'http://folio.invalid';
@@ -14,9 +22,9 @@ const probeOrigin = 'http://folio.invalid';
  * and still under `/_cms/` once `..` segments are resolved.
  */
 export function isSignInReturnPath(value: string): boolean {
-  if (!value.startsWith(landingPath) || /[\\\s\p{Cc}]/u.test(value)) return false;
+  if (!value.startsWith(pagesPrefix) || /[\\\s\p{Cc}]/u.test(value)) return false;
   const resolved = new URL(value, probeOrigin);
-  return resolved.origin === probeOrigin && resolved.pathname.startsWith(landingPath);
+  return resolved.origin === probeOrigin && resolved.pathname.startsWith(pagesPrefix);
 }
 
 /** The return path of a link someone followed: a bad one falls back to the landing page, as the sign-in script does. */

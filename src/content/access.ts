@@ -10,8 +10,12 @@ export const contentEditorRead = access.scope('content:read', { minRole: roles.c
 
 export const contentWrite = access.scope('content:write');
 
-/** A list filtered by a status other than published, or sorted by schedule, needs the editors' view. */
-export const contentListRead = access.scope<{ status?: string; orderBy?: string }>('content:read', {
+/**
+ * A list filtered by a status other than published or by who created the entries, or sorted by
+ * schedule, needs the editors' view: readers see neither drafts nor who wrote what.
+ */
+export const contentListRead = access.scope<{ status?: string; orderBy?: string; author?: string }>('content:read', {
   publicWhen: publicReadEnabled,
-  inputRole: (input) => ((input.status !== undefined && input.status !== 'published') || input.orderBy === 'scheduledAt' ? roles.contributor : undefined),
+  inputRole: (input) =>
+    (input.status !== undefined && input.status !== 'published') || input.orderBy === 'scheduledAt' || input.author !== undefined ? roles.contributor : undefined,
 });

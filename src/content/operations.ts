@@ -89,6 +89,7 @@ export const listEntries = defineOperation({
       filters.push(store.filters.status(input.status));
     }
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
+    if (input.author !== undefined) filters.push(store.filters.author(input.author));
     if (input.term !== undefined) filters.push(store.filters.hasTerm(collection.tableName, await termFilter(ctx.db, collection.slug, input.term)));
     return listPage(ctx, collection, { ...input, key: sortKeyFor(ctx, collection, input.orderBy ?? 'createdAt') }, filters);
   },

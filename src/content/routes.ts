@@ -4,10 +4,13 @@ import type { Operation } from '../core/operation.ts';
 import type { Entry } from './entries.ts';
 import { defineRoute } from '../http/route.ts';
 import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry, unscheduleEntry } from './lifecycle.ts';
+import { listContentCollections } from './collections.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
 import {
   CollectionParams,
   CompareResponse,
+  ContentCollectionsQuery,
+  ContentCollectionsResponse,
   CreateEntryBody,
   EntryItemResponse,
   EntryListResponse,
@@ -29,6 +32,15 @@ function entryAction(action: string, summary: string, operation: Operation<z.out
 }
 
 export const contentRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/content',
+    tag,
+    summary: 'The collections with their fields, for those who write entries; counts=true counts their entries by status',
+    operation: listContentCollections,
+    query: ContentCollectionsQuery,
+    response: ContentCollectionsResponse,
+  }),
   // Before `/:id`, so `trash` is never taken for an entry slug (which is why `trash` is a reserved slug).
   defineRoute({
     method: 'get',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { LocaleTag } from '../core/locale.ts';
 import { pageQuery } from '../core/pagination.ts';
 import { BylineCredits } from '../bylines/schemas.ts';
+import { BooleanQuery } from '../core/schemas.ts';
+import { CollectionSchemaOut, FieldSchema } from '../schema/schemas.ts';
 
 export const entryStatuses = ['draft', 'published', 'scheduled'] as const;
 
@@ -27,6 +29,7 @@ export const ListEntriesQuery = z.object({
     .regex(/^[a-z][a-z0-9_-]*:[^:]+$/, 'Must be taxonomy:term-slug, e.g. category:news')
     .optional()
     .describe('Only entries with this term, as taxonomy:term-slug (e.g. category:news); in a hierarchical taxonomy, its descendants count too'),
+  author: z.string().min(1).max(200).optional().describe('Only entries this user created (a user id, as GET /auth/me gives)'),
   ...pageQuery(50),
 });
 
@@ -87,5 +90,18 @@ export const TranslationsResponse = z.object({
   translationGroup: z.string(),
   items: z.array(
     z.object({ id: z.string(), locale: z.string(), slug: z.string(), status: z.enum(entryStatuses), updatedAt: z.string(), trashed: z.boolean() }),
+  ),
+});
+
+export const ContentCollectionsQuery = z.object({ counts: BooleanQuery.optional().describe('Count each collection\'s entries by status too (a count of every row: ask only where shown)') });
+
+export const EntryCounts = z.object({ draft: z.number(), published: z.number(), scheduled: z.number(), trash: z.number() });
+
+export const ContentCollectionsResponse = z.object({
+  items: z.array(
+    CollectionSchemaOut.extend({
+      fields: z.array(FieldSchema),
+      counts: EntryCounts.optional().describe('With counts=true: entries by status, the trash apart'),
+    }).meta({ id: 'ContentCollection' }),
   ),
 });

@@ -203,6 +203,7 @@ export const filters = {
   live: sql<SqlBool>`_published_at is not null`,
   status: (status: EntryStatus) => sql<SqlBool>`_status = ${status}`,
   locale: (locale: string) => sql<SqlBool>`_locale = ${locale}`,
+  author: (userId: string) => sql<SqlBool>`_author_id = ${userId}`,
   /**
    * Entries with one of the terms (src/taxonomies/filter.ts). Few: their rows are read by id and
    * sorted. Many: the list walks its sort index and checks each entry in `entry_terms_entry`
@@ -225,4 +226,15 @@ export async function entriesAfter(db: Db, table: string, after: string | undefi
   let query = entries(db).selectFrom(table).selectAll().orderBy('_id').limit(limit);
   if (after !== undefined) query = query.where('_id', '>', after);
   return (await (options.lock ? lockRows(db, query) : query).execute()) as EntryRow[];
+}
+
+/** A collection's entries counted by status, the trash apart: one statement, one pass over the table. */
+export async function countByState(db: Db, table: string): Promise<Record<EntryStatus | 'trash', number>> {
+  const rows = await sql<{ state: EntryStatus | 'trash'; total: number | string }>`
+    select case when _deleted_at is null then _status else 'trash' end as state, count(*) as total
+    from ${sql.table(table)} group by 1`.execute(db.kysely);
+  const counts = { draft: 0, published: 0, scheduled: 0, trash: 0 };
+  // PostgreSQL's count is a bigint, which pg hands over as a string.
+  for (const row of rows.rows) counts[row.state] = Number(row.total);
+  return counts;
 }

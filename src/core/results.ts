@@ -26,6 +26,8 @@ export interface ByteSource {
   size: number;
   /** A strong validator of these exact bytes, without quotes. */
   etag?: string;
+  /** The encoding of these bytes (precompressed files), sent as `Content-Encoding`. */
+  encoding?: 'gzip' | 'br';
   /** `attachment` for what a browser must not render in the site's origin (HTML, SVG…). */
   disposition?: 'inline' | 'attachment';
   filename?: string;

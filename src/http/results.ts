@@ -27,7 +27,8 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
     case 'html':
       return reply(c, 200, await result.render(output), {
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': result.contentSecurityPolicy ?? pageContentSecurityPolicy,
+        'content-security-policy': (typeof result.contentSecurityPolicy === 'function' ? result.contentSecurityPolicy(output) : result.contentSecurityPolicy) ?? pageContentSecurityPolicy,
+        ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}),
       });
     case 'redirect':
       return reply(c, result.status ?? 302, null, { location: result.location(output) });
@@ -63,6 +64,7 @@ async function sendBytes(c: HonoContext<AppEnv>, source: ByteSource, cacheContro
   if (source.redirect !== undefined) return reply(c, 302, null, { location: source.redirect, 'cache-control': 'no-store' });
   const headers: Record<string, string> = { ...extraHeaders, 'cache-control': cacheControl, 'accept-ranges': 'bytes', 'content-type': source.contentType };
   if (source.etag !== undefined) headers.etag = `"${source.etag}"`;
+  if (source.encoding !== undefined) headers['content-encoding'] = source.encoding;
   if (source.disposition !== undefined) headers['content-disposition'] = contentDisposition(source.disposition, source.filename);
   const ifNoneMatch = requestHeader(c, 'if-none-match');
   if (ifNoneMatch !== undefined && headers.etag !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag: headers.etag })) {

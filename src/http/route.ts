@@ -73,7 +73,7 @@ export type ResultSpec<O> =
    */
   | { kind: 'ndjson'; line: z.ZodType; lines: (output: O) => AsyncIterable<unknown>; whole?: { schema: z.ZodType; value: (output: O) => Promise<unknown> } }
   /** A server-rendered page. */
-  | { kind: 'html'; render: (output: O) => string | Promise<string>; contentSecurityPolicy?: string }
+  | { kind: 'html'; render: (output: O) => string | Promise<string>; contentSecurityPolicy?: string | ((output: O) => string); cacheControl?: string }
   | { kind: 'redirect'; location: (output: O) => string; status?: 302 | 303 }
   /** A browser step that either shows a page or sends the browser on (OAuth's authorize and consent). */
   | { kind: 'page'; respond: (output: O) => PageResult | Promise<PageResult>; contentSecurityPolicy?: string };

@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { AppError } from '../core/errors.ts';
 import type { Scope } from '../core/roles.ts';
 import { layout } from '../auth/pages.ts';
+import { signInPath } from '../auth/return-path.ts';
 import { pageContentSecurityPolicy } from '../http/results.ts';
 import type { FailureResponse, PageResult } from '../http/route.ts';
 import type { AuthorizeOutcome } from './consent.ts';
@@ -117,8 +118,8 @@ ${scopeList(page.scopes as Scope[])}
 export async function pageFailure(error: AppError, request: { url: string; method: string }): Promise<FailureResponse> {
   if (error.code === 'UNAUTHORIZED' && !(error instanceof OAuthError)) {
     const url = new URL(request.url);
-    const back = request.method === 'GET' ? `?return=${encodeURIComponent(url.pathname + url.search)}` : '';
-    return { kind: 'page', result: { redirect: `/_cms/sign-in${back}`, status: request.method === 'GET' ? 302 : 303 } };
+    if (request.method !== 'GET') return { kind: 'page', result: { redirect: '/_cms/sign-in', status: 303 } };
+    return { kind: 'page', result: { redirect: signInPath(url.pathname + url.search), status: 302 } };
   }
   return { kind: 'page', result: { html: await layout('oauth-error', 'Cannot connect this app', html`<p role="alert">${error.message}</p>`), status: error instanceof OAuthError ? 400 : error.status } };
 }

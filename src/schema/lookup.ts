@@ -1,6 +1,7 @@
 import { notFound } from '../core/errors.ts';
 import type { Db } from '../db/connection.ts';
 import * as store from './store.ts';
+import type { CollectionSchema } from './types.ts';
 
 /**
  * Collections as the other areas look them up: content, revisions, search, the scheduler and the
@@ -25,4 +26,13 @@ export async function findLockedCollection(db: Db, slug: string, mode: 'share' |
 function found(collection: store.LoadedCollection | undefined, slug: string): store.LoadedCollection {
   if (!collection) throw notFound(`Collection ${slug}`);
   return collection;
+}
+
+/** Every collection with its fields, in slug order: two statements whatever their number. */
+export async function collectionsWithFields(db: Db): Promise<CollectionSchema[]> {
+  const fieldRows = await store.listFieldRows(db);
+  return (await store.listCollectionRows(db)).map((row) => ({
+    ...store.toCollection(row),
+    fields: fieldRows.filter((field) => field.collection_id === row.id).map(store.toField),
+  }));
 }

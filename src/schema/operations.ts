@@ -16,7 +16,7 @@ import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
-import { lockCollection, requireCollection } from './lookup.ts';
+import { collectionsWithFields, lockCollection, requireCollection } from './lookup.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
 import type { FieldDefinition } from '../fields/definition.ts';
@@ -389,15 +389,12 @@ export const listFieldTypes = defineOperation({
   },
 });
 
+
 export const exportSchema = defineOperation({
   name: 'schema.export',
   access: schemaRead,
   async run(ctx): Promise<{ collections: CollectionSchema[]; version: string }> {
-    const fieldRows = await store.listFieldRows(ctx.db);
-    const collections = (await store.listCollectionRows(ctx.db)).map((row) => ({
-      ...store.toCollection(row),
-      fields: fieldRows.filter((field) => field.collection_id === row.id).map(store.toField),
-    }));
+    const collections = await collectionsWithFields(ctx.db);
     return { collections, version: createHash('sha256').update(JSON.stringify(collections)).digest('base64url').slice(0, 16) };
   },
 });

@@ -83,15 +83,19 @@ async function listConnectedApps() {
   if (items.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No app is connected.' }));
 }
 
+/** Where a signed-in browser lands when it came from nowhere in particular: the panel (landingPath in src/auth/return-path.ts). */
+const landing = '/_cms/admin/';
+
 /**
- * Where sign-in goes on to: the page that sent the person here (an OAuth consent), if it is one of
- * Folio's own. The server checks the same for the return a mailed link carries (src/auth/return-path.ts).
+ * Where sign-in goes on to: the page that sent the person here (a screen of the panel, an OAuth
+ * consent), if it is one of Folio's own. The server checks the same for the return a mailed link
+ * carries (src/auth/return-path.ts).
  */
 function afterSignIn() {
   const back = new URLSearchParams(location.search).get('return');
-  if (!back || !back.startsWith('/_cms/') || /[\\\s\p{Cc}]/u.test(back)) return '/_cms/';
+  if (!back || !back.startsWith('/_cms/') || /[\\\s\p{Cc}]/u.test(back)) return landing;
   const resolved = new URL(back, location.origin);
-  return resolved.origin === location.origin && resolved.pathname.startsWith('/_cms/') ? back : '/_cms/';
+  return resolved.origin === location.origin && resolved.pathname.startsWith('/_cms/') ? back : landing;
 }
 
 const pages = {
@@ -104,7 +108,7 @@ const pages = {
     onSubmit(document.getElementById('link-form'), async (data) => {
       // The mailed link brings the person back where a passkey sign-in would (an OAuth consent).
       const back = afterSignIn();
-      await call('POST', '/auth/magic-link/send', { email: data.get('email'), ...(back === '/_cms/' ? {} : { return: back }) });
+      await call('POST', '/auth/magic-link/send', { email: data.get('email'), ...(back === landing ? {} : { return: back }) });
       say('If an account uses this address, a sign-in link is on its way. It works once, for 15 minutes.');
     });
   },
@@ -123,19 +127,19 @@ const pages = {
         throw new Error(`No passkey was created (${error.message || error.name}), so no account either: this link still works, try again.`, { cause: error });
       }
       await call('POST', '/setup/admin', { ...account, passkey: credential.toJSON() });
-      location.assign('/_cms/');
+      location.assign(landing);
     });
   },
   invitation() {
     onSubmit(document.getElementById('invitation-form'), async (data) => {
       await call('POST', '/auth/invitation/accept', { token: data.get('token'), name: data.get('name') });
       if (!supportsPasskeys()) {
-        location.assign('/_cms/');
+        location.assign(landing);
         return;
       }
       say('Your account is ready. Now create your passkey.');
       await registerPasskey('First passkey');
-      location.assign('/_cms/');
+      location.assign(landing);
     });
   },
   async account() {

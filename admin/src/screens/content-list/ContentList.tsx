@@ -1,0 +1,139 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
+import type { ContentCollection, Entry } from '../../api/client';
+import { collectionsQuery, entryListQuery } from '../../api/queries';
+import { useDateFormat, useT, type Translate } from '../../i18n/i18n';
+import { NotFoundScreen } from '../../shell/Problems';
+import { ColumnChooser } from './ColumnChooser';
+import { columnLabel, defaultColumnIds, gridTemplate, shownColumns, type Column } from './columns';
+import { listFilters, listView, type ListSearch } from './search';
+
+// Typed by the route's declaration in router.tsx, without importing the router back into this chunk.
+const contentListRoute = getRouteApi('/content/$collection');
+
+const rowHeight = 44;
+/** How close to the last loaded row the next page is asked for, in rows. */
+const prefetchRows = 30;
+
+/** A collection's entries: one virtualized list of every page, filtered and sorted as its URL says. */
+export function ContentList() {
+  const t = useT();
+  const { collection: slug } = contentListRoute.useParams();
+  const collections = useQuery(collectionsQuery);
+  if (collections.isPending) return <p>{t('loading')}</p>;
+  const collection = collections.data?.items.find((candidate) => candidate.slug === slug);
+  if (!collection) return <NotFoundScreen message={t('notFound.collection', { slug })} />;
+  return <EntryTable key={collection.slug} collection={collection} />;
+}
+
+function EntryTable({ collection }: { collection: ContentCollection }) {
+  const t = useT();
+  const search = contentListRoute.useSearch();
+  const navigate = contentListRoute.useNavigate();
+  const view = listView(search);
+  const trash = view.status === 'trash';
+  const chosen = search.columns === undefined ? defaultColumnIds(collection) : search.columns.split(',').filter(Boolean);
+  const columns = shownColumns(collection, chosen, { trash });
+  const sort = 'orderBy' in view ? view.orderBy : undefined;
+  const order = 'order' in view ? view.order : undefined;
+  const list = useInfiniteQuery(entryListQuery(collection.slug, view));
+  const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 8 });
+  const visible = virtualizer.getVirtualItems();
+  const last = visible.at(-1)?.index ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && last >= rows.length - prefetchRows) void fetchNextPage();
+  }, [last, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const setSearch = (change: Partial<ListSearch>) => void navigate({ search: (previous) => ({ ...previous, ...change }), replace: false });
+  const sortBy = (column: Column) => setSearch({ sort: column.sortKey, order: sort === column.sortKey && order === 'asc' ? 'desc' : 'asc' });
+  const template = gridTemplate(columns);
+  const tableLabel = t('list.rows', { collection: collection.label });
+
+  return (
+    <>
+      <div className="list-head">
+        <h1>{collection.label}</h1>
+        <RadioGroup
+          className="status-filter"
+          orientation="horizontal"
+          value={search.status ?? 'all'}
+          onChange={(value) => setSearch({ status: value === 'all' ? undefined : (value as ListSearch['status']) })}
+        >
+          <Label>{t('list.filterStatus')}</Label>
+          <Radio value="all">{t('status.all')}</Radio>
+          {listFilters.map((status) => (
+            <Radio key={status} value={status}>
+              {t(`status.${status}`)}
+            </Radio>
+          ))}
+        </RadioGroup>
+      </div>
+      <ColumnChooser collection={collection} chosen={chosen} onChange={(ids) => setSearch({ columns: ids.join(',') })} />
+      <div ref={scroller} className="list-scroller" tabIndex={0} role="region" aria-label={tableLabel}>
+        <div role="table" aria-label={tableLabel} aria-rowcount={list.hasNextPage ? -1 : rows.length + 1} className="entry-table" style={{ ['--columns' as string]: template }}>
+          <div role="rowgroup" className="entry-table-head">
+            <div role="row" aria-rowindex={1} className="entry-row">
+              {columns.map((column) => (
+                <HeaderCell key={column.id} column={column} sort={sort} order={order} onSort={sortBy} t={t} />
+              ))}
+            </div>
+          </div>
+          <div role="rowgroup" className="entry-table-body" style={{ blockSize: virtualizer.getTotalSize() }}>
+            {visible.map((item) => (
+              <EntryRow key={rows[item.index]!.id} entry={rows[item.index]!} columns={columns} index={item.index} start={item.start} t={t} />
+            ))}
+          </div>
+        </div>
+        {list.isPending && <p className="list-note">{t('loading')}</p>}
+        {list.isSuccess && rows.length === 0 && <p className="list-note">{t('list.empty')}</p>}
+        {isFetchingNextPage && (
+          <p className="list-note" role="status">
+            {t('list.loadingMore')}
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
+
+function HeaderCell({ column, sort, order, onSort, t }: { column: Column; sort?: string; order?: 'asc' | 'desc'; onSort: (column: Column) => void; t: Translate }) {
+  const label = columnLabel(column, t);
+  const active = column.sortKey !== undefined && column.sortKey === sort;
+  return (
+    <div role="columnheader" className="entry-cell" aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+      {column.sortKey === undefined ? (
+        label
+      ) : (
+        <Button className="sort-button" onPress={() => onSort(column)} aria-label={t('list.sortBy', { column: label })}>
+          {label}
+          <span aria-hidden="true" className="sort-mark">
+            {active ? (order === 'asc' ? '▲' : '▼') : ''}
+          </span>
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function EntryRow({ entry, columns, index, start, t }: { entry: Entry; columns: Column[]; index: number; start: number; t: Translate }) {
+  const formatDate = useDateFormat();
+  return (
+    <div role="row" aria-rowindex={index + 2} className="entry-row" style={{ transform: `translateY(${start}px)` }}>
+      {columns.map((column) => {
+        const value = column.value(entry);
+        return (
+          <div role="cell" key={column.id} className={`entry-cell cell-${column.kind}`}>
+            {column.kind === 'status' ? <span className={`status status-${value}`}>{t(`status.${entry.status}`)}</span> : column.kind === 'date' && value !== '' ? formatDate(value) : value}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

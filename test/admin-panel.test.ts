@@ -1,0 +1,298 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { sessionCookieName } from '../src/auth/sessions.ts';
+import { builtPanelDir } from '../src/panel/files.ts';
+import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
+import { api, createCollection, createEntry } from './support/content.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { freePort } from './support/ports.ts';
+import { sessionCookieFor } from './support/sessions.ts';
+
+/**
+ * The administration panel (decisions/0042): how the server serves its build (dist/admin/, which the
+ * suite's global setup builds when stale), and the panel itself in Debian's chromium driven by
+ * playwright-core, found by role and label, with axe-core holding each screen to WCAG 2.1 AA.
+ */
+let t: TestApp;
+let server: ServerType;
+let origin: string;
+const entryCount = 300;
+/** What the page shows once it settles; two cores shared with other suites can take seconds, not vitest's default one. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
+  t = await createTestApp({ PUBLIC_URL: origin });
+  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
+  server = await new Promise<ServerType>((resolve) => {
+    const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
+  });
+  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true }, { slug: 'rank', label: 'Rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
+  // Every third one published, the rest drafts; titles sort as their numbers do.
+  for (let n = 1; n <= entryCount; n++) {
+    await createEntry(t, 'posts', { data: { title: `Post ${String(n).padStart(3, '0')}`, rank: n }, status: n % 3 === 0 ? 'published' : 'draft' });
+  }
+}, 120_000);
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await t?.close();
+});
+
+describe('serving the built panel', () => {
+  const indexHtml = () => fs.readFileSync(path.join(builtPanelDir, 'index.html'), 'utf8');
+  const entryScript = () => /<script type="module" crossorigin src="([^"]+)"/.exec(indexHtml())![1]!;
+
+  it('answers a hashed file compressed as the client accepts, cached for good, and 304 for its ETag', async () => {
+    const file = entryScript();
+    expect(file).toMatch(/^\/_cms\/admin\/assets\/index-[\w-]+\.js$/);
+    const original = fs.readFileSync(path.join(builtPanelDir, file.slice('/_cms/admin/'.length)));
+    const fetchAs = (acceptEncoding: string | undefined, headers: Record<string, string> = {}) => t.request('GET', file, { headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...headers } });
+
+    const brotli = await fetchAs('gzip, deflate, br');
+    expect(brotli.status).toBe(200);
+    expect(brotli.headers.get('content-encoding')).toBe('br');
+    expect(brotli.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(brotli.headers.get('vary')).toBe('Accept-Encoding');
+    expect(brotli.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(zlib.brotliDecompressSync(brotli.bytes).equals(original)).toBe(true);
+    expect(brotli.bytes.length).toBeLessThan(original.length / 2);
+
+    const gzip = await fetchAs('gzip;q=1, br;q=0.5');
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.bytes).equals(original)).toBe(true);
+
+    for (const plain of [await fetchAs(undefined), await fetchAs('identity'), await fetchAs('br;q=0, gzip;q=0')]) {
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(plain.bytes.equals(original)).toBe(true);
+    }
+
+    const again = await fetchAs('br', { 'if-none-match': brotli.headers.get('etag')! });
+    expect(again.status).toBe(304);
+    expect(again.bytes.length).toBe(0);
+    // Each encoding is its own representation: the brotli validator does not match the gzip bytes.
+    expect(gzip.headers.get('etag')).not.toBe(brotli.headers.get('etag'));
+    expect((await fetchAs('gzip', { 'if-none-match': brotli.headers.get('etag')! })).status).toBe(200);
+  });
+
+  it('answers a missing file 404, never the page', async () => {
+    for (const missing of ['/_cms/admin/assets/index-missing.js', '/_cms/admin/assets/index-missing.js.br']) {
+      const response = await t.request('GET', missing, { headers: { cookie: await sessionCookieFor(t, t.admin.id) } });
+      expect(response.status, missing).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+
+  it('answers any other path of the panel with its page for a session: never cached, under a strict CSP', async () => {
+    const cookie = await sessionCookieFor(t, t.admin.id);
+    const nonces: string[] = [];
+    for (const pagePath of ['/_cms/admin/', '/_cms/admin', '/_cms/admin/content/posts?sort=title&order=asc', '/_cms/admin/no/such/screen']) {
+      const response = await t.request('GET', pagePath, { headers: { cookie } });
+      expect(response.status, pagePath).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      const policy = response.headers.get('content-security-policy')!;
+      for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "img-src 'self' data: blob:", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) {
+        expect(policy).toContain(directive);
+      }
+      expect(policy).not.toContain('unsafe-inline');
+      expect(policy).not.toContain('unsafe-eval');
+      const page = String(response.body);
+      // A fresh style nonce per page, in its CSP and its meta element alone (React Aria's own <style>s carry it).
+      const nonce = /style-src 'self' 'nonce-([\w+/=]+)'/.exec(policy)![1]!;
+      expect(nonce).not.toBe(nonces.at(-1));
+      nonces.push(nonce);
+      expect(page).toContain(`<meta property="csp-nonce" content="${nonce}">`);
+      expect(page).toContain('<div id="root"></div>');
+      // No inline script: every script is a file of Folio's own.
+      for (const [script] of page.matchAll(/<script[^>]*>/g)) expect(script).toMatch(/ src="\/_cms\/admin\/assets\//);
+    }
+  });
+
+  it('sends a visit without a session to sign in, to come back to the very page asked for', async () => {
+    const response = await t.request('GET', '/_cms/admin/content/posts?status=draft');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`/_cms/sign-in?return=${encodeURIComponent('/_cms/admin/content/posts?status=draft')}`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('says to run npm run build when there is no build (503)', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-no-panel-'));
+    try {
+      const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, panelDir: empty });
+      const cookie = await sessionCookieFor(t, t.admin.id);
+      const response = await app.request('/_cms/admin/content/posts', { headers: { cookie } });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = await response.text();
+      expect(page).toContain('The panel is not built');
+      expect(page).toContain('<code>npm run build</code>');
+      expect((await app.request('/_cms/admin/assets/index.js')).status).toBe(404);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('in a browser', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let author: { user: { id: string } };
+  const cspViolations: string[] = [];
+  const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+  /** axe-core on the screen as it is: no WCAG 2.1 A or AA violation. */
+  async function expectAccessible(screen: string): Promise<void> {
+    // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> would be refused).
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      // In the page (this suite's TypeScript has no DOM types): axe-core's global and the document.
+      const { axe, document } = globalThis as unknown as { axe: { run: (context: unknown, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> }; document: unknown };
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+      return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    });
+    expect(violations, screen).toEqual([]);
+  }
+
+  const rowTitles = () => page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:first-child').allTextContents();
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    ({ context, page } = await deviceWithPasskeys(browser));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    author = await t.userWithToken(40, ['content:read', 'content:write'], 'ada@example.com');
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('sends an unauthenticated visit of a list to sign in with a passkey, then back to that list', { timeout: 60_000 }, async () => {
+    // A passkey for the author, added from the account page while a session exists.
+    const [name, value] = (await sessionCookieFor(t, author.user.id)).split('=') as [string, string];
+    expect(name).toBe(sessionCookieName(t.config));
+    await context.addCookies([{ name, value, url: origin }]);
+    await page.goto(`${origin}/_cms/`);
+    await page.getByLabel('Name of a new passkey').fill('Laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await eventually(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+    await context.clearCookies();
+
+    await page.goto(`${origin}/_cms/admin/content/posts`);
+    await page.waitForURL(`${origin}/_cms/sign-in?return=${encodeURIComponent('/_cms/admin/content/posts')}`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL(`${origin}/_cms/admin/content/posts`);
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Posts');
+    await eventually(async () => (await rowTitles()).length).toBeGreaterThan(5);
+    await expectAccessible('content list');
+  });
+
+  it('shows counts per collection and my drafts on the dashboard', { timeout: 60_000 }, async () => {
+    const created = await page.evaluate(async (path) => {
+      const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { title: 'My own draft', rank: 0 } }) });
+      return response.status;
+    }, `${api}/content/posts`);
+    expect(created).toBe(201);
+    await page.goto(`${origin}/_cms/admin/`);
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
+    const counts = page.getByRole('table').getByRole('row', { name: /^Posts/ }).getByRole('cell');
+    // Draft, published, scheduled, trash.
+    await eventually(() => counts.allTextContents()).toEqual([String(entryCount - entryCount / 3 + 1), String(entryCount / 3), '0', '0']);
+    await eventually(() => page.getByRole('region', { name: 'My drafts' }).textContent()).toContain('My own draft');
+    await eventually(() => page.getByRole('region', { name: 'Recent edits' }).textContent()).toContain('My own draft');
+    // The navigation names only screens that exist, and the collections this role writes.
+    const navigation = page.getByRole('navigation', { name: 'Main' });
+    expect(await navigation.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Posts', 'Account']);
+    await expectAccessible('dashboard');
+  });
+
+  it('lists 300 entries in a virtualized table that loads the next page as it scrolls', { timeout: 60_000 }, async () => {
+    await page.goto(`${origin}/_cms/admin/content/posts?sort=rank&order=asc`);
+    await eventually(async () => (await rowTitles())[0]).toBe('My own draft');
+    const scroller = page.getByRole('region', { name: 'Posts: entries' });
+    await eventually(async () => {
+      await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      return (await rowTitles()).at(-1);
+    }).toBe(`Post ${entryCount}`);
+    // Every entry was loaded (three pages), yet only those in view are in the document.
+    expect(await scroller.evaluate((element) => element.scrollHeight)).toBeGreaterThan(entryCount * 40);
+    expect((await rowTitles()).length).toBeLessThan(60);
+    await expectAccessible('scrolled content list');
+  });
+
+  it('sorts by a column and filters by status, both in the URL', { timeout: 60_000 }, async () => {
+    await page.goto(`${origin}/_cms/admin/content/posts`);
+    await page.getByRole('button', { name: 'Sort by Title' }).click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'title' && url.searchParams.get('order') === 'asc');
+    await eventually(async () => (await rowTitles()).slice(0, 2)).toEqual(['My own draft', 'Post 001']);
+    await page.getByRole('button', { name: 'Sort by Title' }).click();
+    await page.waitForURL((url) => url.searchParams.get('order') === 'desc');
+    await eventually(async () => (await rowTitles())[0]).toBe('Post 300');
+    expect(await page.getByRole('columnheader', { name: 'Sort by Title' }).getAttribute('aria-sort')).toBe('descending');
+
+    const statusFilter = page.getByRole('radiogroup', { name: 'Status' });
+    expect(await statusFilter.getByRole('radio', { name: 'All' }).isChecked()).toBe(true);
+    await statusFilter.getByText('Published').click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'published' && url.searchParams.get('sort') === 'title');
+    await eventually(async () => (await rowTitles()).slice(0, 2)).toEqual(['Post 300', 'Post 297']);
+    const statuses = await page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
+    expect(new Set(statuses)).toEqual(new Set(['Published']));
+    await expectAccessible('filtered content list');
+
+    // The URL alone rebuilds the view.
+    await page.reload();
+    await eventually(async () => (await rowTitles())[0]).toBe('Post 300');
+    expect(await page.getByRole('radiogroup', { name: 'Status' }).getByRole('radio', { name: 'Published' }).isChecked()).toBe(true);
+
+    // The trash: its own list, in one order (no sort to offer), when each entry was deleted.
+    const [gone] = expectSuccess(await t.request('GET', `${api}/content/posts?orderBy=title&order=asc&limit=1&status=published`, { token: t.adminToken })).items;
+    expectSuccess(await t.request('DELETE', `${api}/content/posts/${gone.id}`, { token: t.adminToken }));
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('Trash').click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'trash');
+    await eventually(() => rowTitles()).toEqual(['Post 003']);
+    expect(await page.getByRole('button', { name: 'Sort by Title' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Title', 'Status', 'Rank', 'Deleted']);
+    await expectAccessible('trash');
+
+    // Columns: chosen from the fields and dates, kept in the URL too.
+    await statusFilter.getByText('All').click();
+    await page.waitForURL((url) => !url.searchParams.has('status'));
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    const choices = page.getByRole('group', { name: 'Columns' });
+    await choices.getByText('Rank').click();
+    await choices.getByText('Created').click();
+    await page.waitForURL((url) => url.searchParams.get('columns') === 'status,updatedAt,createdAt');
+    const headings = async () => (await page.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼]/g, ''));
+    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
+    await expectAccessible('columns chosen');
+    await page.reload();
+    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('shows a Subscriber no collection, saying their role gives no access to content', { timeout: 60_000 }, async () => {
+    const subscriber = await t.userWithToken(10, ['content:read']);
+    const [name, value] = (await sessionCookieFor(t, subscriber.user.id)).split('=') as [string, string];
+    const reader = await browser.newContext();
+    try {
+      await reader.addCookies([{ name, value, url: origin }]);
+      const readerPage = await reader.newPage();
+      await readerPage.goto(`${origin}/_cms/admin/`);
+      await eventually(() => readerPage.getByRole('main').textContent()).toContain('does not give you access to content');
+      expect(await readerPage.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Account']);
+    } finally {
+      await reader.close();
+    }
+  });
+});
