@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +10,8 @@ import { sessionCookieName } from '../src/auth/sessions.ts';
 import { builtPanelDir } from '../src/panel/files.ts';
 import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
-import { freePort } from './support/ports.ts';
+import { expectSuccess, type TestApp } from './support/harness.ts';
+import { eventually, expectAccessible as expectPageAccessible, startPanelServer, type PanelServer } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
@@ -22,20 +20,13 @@ import { sessionCookieFor } from './support/sessions.ts';
  * playwright-core, found by role and label, with axe-core holding each screen to WCAG 2.1 AA.
  */
 let t: TestApp;
-let server: ServerType;
+let server: PanelServer;
 let origin: string;
 const entryCount = 300;
-/** What the page shows once it settles; two cores shared with other suites can take seconds, not vitest's default one. */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  t = await createTestApp({ PUBLIC_URL: origin });
-  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
-  server = await new Promise<ServerType>((resolve) => {
-    const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
-  });
+  server = await startPanelServer();
+  ({ t, origin } = server);
   await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true }, { slug: 'rank', label: 'Rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
   // Every third one published, the rest drafts; titles sort as their numbers do.
   for (let n = 1; n <= entryCount; n++) {
@@ -43,8 +34,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 afterAll(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await t?.close();
+  await server?.close();
 });
 
 describe('serving the built panel', () => {
@@ -148,20 +138,7 @@ describe('in a browser', () => {
   let page: Page;
   let author: { user: { id: string } };
   const cspViolations: string[] = [];
-  const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-  /** axe-core on the screen as it is: no WCAG 2.1 A or AA violation. */
-  async function expectAccessible(screen: string): Promise<void> {
-    // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script> would be refused).
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      // In the page (this suite's TypeScript has no DOM types): axe-core's global and the document.
-      const { axe, document } = globalThis as unknown as { axe: { run: (context: unknown, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> }; document: unknown };
-      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, screen).toEqual([]);
-  }
+  const expectAccessible = (screen: string) => expectPageAccessible(page, screen);
 
   const rowTitles = () => page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:first-child').allTextContents();
 
