@@ -35,12 +35,61 @@ export interface PanelFigures {
   /** Median of the list opened from the dashboard's navigation, from the click. */
   inAppRowsMs: number;
   javascriptTargetMet: boolean;
+  /** Scrolling the list through its first 2,000 rows, the pages after the first loading on the way. */
+  scroll: ScrollFigures;
   /** By each way of getting there: first visit, later visits, from the navigation. */
   rowsTargetMet: { firstVisit: boolean; cachedVisit: boolean; inApp: boolean };
 }
 
 const javascriptBudgetBytes = 200 * 1024;
 const rowsBudgetMs = 300;
+const blockingBudgetMs = 50;
+const scrolledRows = 2_000;
+
+interface ScrollFigures {
+  rows: number;
+  /** Tasks of more than 50 ms on the main thread while scrolling (the Long Tasks API). */
+  longTasks: number;
+  longestTaskMs: number;
+  /** The longest time between two frames while scrolling. */
+  longestFrameMs: number;
+  durationMs: number;
+  targetMet: boolean;
+}
+
+/**
+ * Scrolls the list by a few rows each frame, as a wheel does, until 2,000 rows have passed (twenty
+ * pages asked for on the way), noting every long task and the longest gap between frames. Runs in
+ * the page (a string: the bench's TypeScript has no DOM types).
+ */
+const scrollThroughRows = `new Promise((resolve) => {
+  const longTasks = [];
+  new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: 'longtask' });
+  const scroller = document.querySelector('.list-scroller');
+  const target = ${scrolledRows} * 44;
+  const started = performance.now();
+  let previous = started;
+  let longestFrame = 0;
+  const step = (now) => {
+    longestFrame = Math.max(longestFrame, now - previous);
+    previous = now;
+    if (scroller.scrollTop >= target) {
+      // One more frame, so a task the last scroll started is observed.
+      requestAnimationFrame(() => resolve({ longTasks: longTasks.length, longestTaskMs: Math.max(0, ...longTasks), longestFrameMs: longestFrame, durationMs: performance.now() - started }));
+      return;
+    }
+    scroller.scrollTop += 120;
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+})`;
+
+async function scrollFigures(page: Page, url: string): Promise<ScrollFigures> {
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as { firstRowsPainted?: number }).firstRowsPainted, undefined, { timeout: 30_000, polling: 50 });
+  const measured = (await page.evaluate(scrollThroughRows)) as Omit<ScrollFigures, 'rows' | 'targetMet'>;
+  return { rows: scrolledRows, ...measured, targetMet: measured.longTasks === 0 };
+}
 
 /**
  * Milliseconds from the navigation's start to the frame that first shows a row: an observer added
@@ -118,6 +167,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
     const inApp: number[] = [];
     for (let run = 0; run < runs; run++) inApp.push(await timeFromNavigation(page, `${origin}/_cms/admin/`));
     const inAppRowsMs = median(inApp);
+    const scroll = await scrollFigures(page, listUrl);
     const javascriptGzipBytes = compressed('.gz');
     return {
       entries,
@@ -129,6 +179,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
       cachedVisitRowsMs,
       inAppRowsMs,
       javascriptTargetMet: javascriptGzipBytes <= javascriptBudgetBytes,
+      scroll,
       rowsTargetMet: { firstVisit: firstVisitRowsMs <= rowsBudgetMs, cachedVisit: cachedVisitRowsMs <= rowsBudgetMs, inApp: inAppRowsMs <= rowsBudgetMs },
     };
   } finally {
@@ -147,6 +198,10 @@ export function printPanel(figures: PanelFigures): void {
   rows('loading its address, first visit', figures.firstVisitRowsMs, figures.rowsTargetMet.firstVisit);
   rows(`loading its address again (median of ${figures.runs})`, figures.cachedVisitRowsMs, figures.rowsTargetMet.cachedVisit);
   rows(`from the panel's navigation (median of ${figures.runs})`, figures.inAppRowsMs, figures.rowsTargetMet.inApp);
+  const { scroll } = figures;
+  console.log(
+    `  Scrolling through ${scroll.rows.toLocaleString('en')} rows (${(scroll.durationMs / 1000).toFixed(1)} s): ${scroll.longTasks} tasks over ${blockingBudgetMs} ms, longest ${scroll.longestTaskMs.toFixed(0)} ms; longest frame ${scroll.longestFrameMs.toFixed(0)} ms (budget: no task over ${blockingBudgetMs} ms: ${met(scroll.targetMet)})`,
+  );
 }
 
 /** BENCH_ONLY=panel, or part of the full run. */
