@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
-import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
+import { collectionsQuery, entryListQuery, meQuery, revisionListQuery } from './api/queries';
 import { ListSearch, listView } from './screens/content-list/search';
+import { RevisionsSearch } from './screens/revisions/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
 
@@ -38,7 +39,19 @@ export const contentListRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute]);
+/** An entry's history: which revisions are compared is in the URL (`from`, `to`), so a comparison can be shared. */
+export const revisionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection/$id/revisions',
+  validateSearch: RevisionsSearch,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.prefetchQuery(revisionListQuery(params.collection, params.id));
+  },
+  component: lazyRouteComponent(() => import('./screens/revisions/Revisions'), 'Revisions'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, revisionsRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

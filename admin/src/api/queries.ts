@@ -55,3 +55,11 @@ export function entryListQuery(collection: string, view: ListView) {
     getNextPageParam: (page) => page.nextCursor,
   });
 }
+
+/** An entry's revisions, newest first, with who saved each and when (the API gives at most 100 at once). */
+export function revisionListQuery(collection: string, id: string) {
+  return queryOptions({
+    queryKey: ['revisions', collection, id],
+    queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}/{id}/revisions', { params: { path: { collection, id }, query: { limit: 100 } } })),
+  });
+}
