@@ -107,6 +107,36 @@ describe('the revisions screen', () => {
     expect(cspViolations).toEqual([]);
   });
 
+  it("the editor's sidebar opens a preview of the saved draft in a new tab and links to the revisions", { timeout: 90_000 }, async () => {
+    await createCollection(t, 'pages', [{ slug: 'title', label: 'Title', type: 'string', required: true }], { label: 'Pages', supports: ['drafts', 'revisions', 'preview'], urlPattern: '/pages/{slug}' });
+    expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { siteUrl: `${server.origin}/site` } }));
+    const entry = await createEntry(t, 'pages', { data: { title: 'Opening hours' }, status: 'published' });
+    expectSuccess(await t.request('PUT', `${api}/content/pages/${entry.id}`, { token: t.adminToken, body: { data: { title: 'Opening hours (winter)' } } }));
+
+    await page.goto(server.url(`/content/pages/${entry.id}`));
+    const panel = page.getByRole('region', { name: 'Preview and history' });
+    await eventually(() => panel.getByRole('button', { name: 'Preview' }).isVisible()).toBe(true);
+    await expectAccessible(page, 'editor with its preview and revisions panel');
+    const [tab] = await Promise.all([context.waitForEvent('page'), panel.getByRole('button', { name: 'Preview' }).click()]);
+    await tab.waitForURL((url) => url.pathname === '/site/pages/opening-hours');
+    const token = new URL(tab.url()).searchParams.get('preview')!;
+    await tab.close();
+    // What the site does with the link: the draft, without credentials.
+    const { item } = expectSuccess(await t.request('GET', `${api}/content/pages/opening-hours/preview?token=${encodeURIComponent(token)}`));
+    expect(item.data.title).toBe('Opening hours (winter)');
+
+    await panel.getByRole('link', { name: 'Revisions' }).click();
+    await page.waitForURL(server.url(`/content/pages/${entry.id}/revisions`));
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Revisions of Opening hours (winter)');
+
+    // A collection without preview: the revisions link alone.
+    const article = await createEntry(t, 'articles', { data: { title: 'No preview here' } });
+    await page.goto(server.url(`/content/articles/${article.id}`));
+    await eventually(() => panel.getByRole('link', { name: 'Revisions' }).isVisible()).toBe(true);
+    expect(await panel.getByRole('button', { name: 'Preview' }).count()).toBe(0);
+    expect(cspViolations).toEqual([]);
+  });
+
   it("says so when the entry does not exist, in the API's words", { timeout: 60_000 }, async () => {
     await page.goto(server.url('/content/articles/01ARZ3NDEKTSV4RRFFQ69G5FAV/revisions'));
     await eventually(() => page.getByRole('main').textContent()).toContain('not found');

@@ -147,6 +147,11 @@ export const en = {
   'revisions.restoring': 'Restoring…',
   'revisions.restored': 'Revision {number} is now the current draft.',
   'revisions.none': 'This entry has no revisions.',
+  // The editor's preview and revisions panel (screens/editor/PreviewAndRevisions.tsx)
+  'editor.links.title': 'Preview and history',
+  'editor.links.preview': 'Preview',
+  'editor.links.revisions': 'Revisions',
+  'editor.links.previewFailed': 'No preview: {problem}',
 } as const;
 
 export type MessageId = keyof typeof en;

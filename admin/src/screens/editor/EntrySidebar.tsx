@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ContentCollection } from '../../api/client';
 import { LifecyclePanel } from './LifecyclePanel';
+import { PreviewAndRevisions } from './PreviewAndRevisions';
 import type { EntrySession, SessionState } from './session';
 
 export interface EntrySidebarProps {
@@ -20,5 +21,5 @@ export function EntrySidebar(props: EntrySidebarProps) {
 }
 
 function sidebarPanels(props: EntrySidebarProps): ReactNode[] {
-  return [<LifecyclePanel key="lifecycle" {...props} />];
+  return [<LifecyclePanel key="lifecycle" {...props} />, <PreviewAndRevisions key="preview-revisions" {...props} />];
 }

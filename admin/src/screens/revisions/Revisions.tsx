@@ -120,7 +120,8 @@ function RestoreButton({ revision, collection, entryId, onRestored }: { revision
   const restore = useMutation({
     mutationFn: () => dataOf(api.POST('/_cms/api/revisions/{revisionId}/restore', { params: { path: { revisionId: revision.id } }, body: {} })),
     onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['revisions', collection, entryId] }), queryClient.invalidateQueries({ queryKey: ['entries', collection] })]);
+      // The history, the editor's copy of the entry and the lists it appears in.
+      await Promise.all(['revisions', 'entry', 'entries'].map((kind) => queryClient.invalidateQueries({ queryKey: kind === 'entries' ? [kind, collection] : [kind, collection, entryId] })));
       onRestored();
     },
   });
