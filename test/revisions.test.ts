@@ -22,6 +22,7 @@ interface Revision {
   slug: string;
   data: Record<string, unknown>;
   authorId?: string;
+  authorName?: string;
   createdAt: string;
 }
 
@@ -114,27 +115,27 @@ describe('a revision on every save', () => {
 
 describe('listing revisions', () => {
   let entry: { id: string; slug: string };
-  let saved: { at: string; by: string; title: string }[];
+  let saved: { at: string; by: string; name: string; title: string }[];
   beforeAll(async () => {
     saved = [];
     t.clock.advance(1000);
     entry = await create({ title: 'Version 1' });
-    saved.push({ at: t.clock.now().toISOString(), by: t.admin.id, title: 'Version 1' });
+    saved.push({ at: t.clock.now().toISOString(), by: t.admin.id, name: t.admin.name, title: 'Version 1' });
     for (let version = 2; version <= 4; version++) {
       t.clock.advance(1000);
       const author = version % 2 === 0 ? contributor : { user: t.admin, token: t.adminToken };
       await update(entry.id, { data: { title: `Version ${version}` } }, author.token);
-      saved.push({ at: t.clock.now().toISOString(), by: author.user.id, title: `Version ${version}` });
+      saved.push({ at: t.clock.now().toISOString(), by: author.user.id, name: author.user.name, title: `Version ${version}` });
     }
   });
 
-  it('lists every revision newest first with its author, time, slug and values', async () => {
+  it("lists every revision newest first with its author (id and name, for a client's list), time, slug and values", async () => {
     const list = await revisions(entry.id);
     expect(list.total).toBe(4);
     expect(list.items.map((revision) => revision.data.title)).toEqual(['Version 4', 'Version 3', 'Version 2', 'Version 1']);
-    expect(list.items.map((revision) => ({ at: revision.createdAt, by: revision.authorId, title: revision.data.title }))).toEqual([...saved].reverse());
+    expect(list.items.map((revision) => ({ at: revision.createdAt, by: revision.authorId, name: revision.authorName, title: revision.data.title }))).toEqual([...saved].reverse());
     for (const revision of list.items) {
-      expect(Object.keys(revision).sort()).toEqual(['authorId', 'collection', 'createdAt', 'data', 'entryId', 'id', 'slug']);
+      expect(Object.keys(revision).sort()).toEqual(['authorId', 'authorName', 'collection', 'createdAt', 'data', 'entryId', 'id', 'slug']);
       expect(revision).toMatchObject({ collection: 'articles', entryId: entry.id, slug: entry.slug });
       expect(revision.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
       expect(revision.data).toEqual({ title: revision.data.title, summary: null });

@@ -144,6 +144,17 @@ export interface MediaUploadGrantsTable {
   created_at: string;
 }
 
+/** A preview link's grant (src/preview/, decisions/0046): one entry's draft, readable with the secret until it expires. */
+export interface PreviewGrantsTable {
+  id: string;
+  secret_hash: string;
+  collection_id: string;
+  entry_id: string;
+  created_by: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
 /** Taxonomies (src/taxonomies/): definitions, the collections they apply to, terms and entries' terms. */
 export interface TaxonomiesTable {
   id: string;
@@ -320,6 +331,7 @@ export interface Database {
   media: MediaTable;
   media_derivatives: MediaDerivativesTable;
   media_upload_grants: MediaUploadGrantsTable;
+  preview_grants: PreviewGrantsTable;
   taxonomies: TaxonomiesTable;
   taxonomy_collections: TaxonomyCollectionsTable;
   terms: TermsTable;

@@ -17,9 +17,10 @@ import * as store from './store.ts';
 
 type Revision = z.infer<typeof RevisionSchema>;
 
-function toRevision(collection: string, row: store.RevisionRow): Revision {
+function toRevision(collection: string, row: store.NamedRevisionRow): Revision {
   const revision: Revision = { id: row.id, collection, entryId: row.entry_id, slug: row.slug, data: JSON.parse(row.data), createdAt: row.created_at };
   if (row.author_id !== null) revision.authorId = row.author_id;
+  if (row.author_name !== null) revision.authorName = row.author_name;
   return revision;
 }
 

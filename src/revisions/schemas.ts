@@ -9,7 +9,8 @@ export const RevisionSchema = z
     entryId: z.string(),
     slug: z.string().describe("The entry's slug at that save"),
     data: z.record(z.string(), z.unknown()),
-    authorId: z.string().optional(),
+    authorId: z.string().optional().describe('The user who saved it; absent when no user did (the scheduler, an import)'),
+    authorName: z.string().optional().describe("That user's display name as it is now; absent when the user no longer exists"),
     createdAt: z.string(),
   })
   .meta({ id: 'Revision' });

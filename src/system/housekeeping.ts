@@ -8,10 +8,11 @@ import { removeExpiredAnalyses } from '../import/analysis.ts';
 import * as importStore from '../import/store.ts';
 import type { MediaStorage } from '../media/storage/types.ts';
 import * as oauthStore from '../oauth/store.ts';
+import { deleteExpiredPreviewGrants } from '../preview/store.ts';
 
 /**
  * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens, WordPress.com
- * connections never finished, import analyses and their uploaded files), off the request path: done
+ * connections never finished, import analyses and their uploaded files, preview links), off the request path: done
  * now and then by requests, it made a request's work depend on chance. And keeping the query
  * planner's statistics in step with the tables' growth (decisions/0031). Each server process does
  * both at start and then on a timer; both are idempotent, so several processes doing them is harmless.
@@ -31,6 +32,7 @@ export async function sweepExpired(ctx: HousekeepingContext): Promise<void> {
   await oauthStore.deleteExpired(db, new Date(now.getTime() - 86_400_000).toISOString());
   await importStore.deleteExpiredConnections(db, now.toISOString());
   await removeExpiredAnalyses(ctx);
+  await deleteExpiredPreviewGrants(db, now.toISOString());
 }
 
 const sweepIntervalMs = 10 * 60_000;

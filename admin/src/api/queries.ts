@@ -55,3 +55,27 @@ export function entryListQuery(collection: string, view: ListView) {
     getNextPageParam: (page) => page.nextCursor,
   });
 }
+
+/** The site's settings: its time zone, for dates written in the editor. */
+export const settingsQuery = queryOptions({
+  queryKey: ['settings'],
+  queryFn: () => dataOf(api.GET('/_cms/api/settings')),
+  staleTime: 60_000,
+});
+
+/** One entry as editors read it (its draft in `data`, with `_rev`). */
+export function entryQuery(collection: string, id: string) {
+  return queryOptions({
+    queryKey: ['entry', collection, id],
+    queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}/{id}', { params: { path: { collection, id } } }), { onUnauthorized: 'throw' }),
+    retry: false,
+  });
+}
+
+/** An entry's revisions, newest first, with who saved each and when (the API gives at most 100 at once). */
+export function revisionListQuery(collection: string, id: string) {
+  return queryOptions({
+    queryKey: ['revisions', collection, id],
+    queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}/{id}/revisions', { params: { path: { collection, id }, query: { limit: 100 } } })),
+  });
+}
