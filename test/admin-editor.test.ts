@@ -61,7 +61,7 @@ async function adminPage() {
 }
 
 describe('the entry editor', () => {
-  it('creates an entry from every kind of field, publishes it, and the API reads it back exactly as typed', async () => {
+  it('creates an entry from every kind of field, publishes it, and the API reads it back exactly as typed', { timeout: 90_000 }, async () => {
     const { context, page, cspViolations } = await adminPage();
     try {
       await page.goto(server.url('/content/articles'));
@@ -93,6 +93,8 @@ describe('the entry editor', () => {
       const author = page.getByRole('combobox', { name: 'Author' });
       await author.fill('Ada');
       await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+      await eventually(() => page.getByRole('listbox').count()).toBe(0);
+      await eventually(() => author.inputValue()).toBe('Ada Lovelace');
       await expectAccessible(page, 'new entry, filled');
 
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
