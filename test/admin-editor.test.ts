@@ -324,8 +324,12 @@ describe('the entry editor', () => {
 
       await page.getByLabel('Summary').fill('Published change');
       await page.getByRole('button', { name: 'Publish changes' }).click();
-      await eventually(() => sidebar.textContent()).not.toContain('with unpublished changes');
-      expect((await readEntry(id)).liveData ?? (await readEntry(id)).data).toMatchObject({ summary: 'Published change' });
+      // Published: saved, then live, with no draft staged over it.
+      await eventually(async () => {
+        const item = await readEntry(id);
+        return { summary: item.data.summary, staged: item.liveData !== undefined };
+      }).toEqual({ summary: 'Published change', staged: false });
+      await eventually(() => page.getByRole('button', { name: 'Unpublish' }).isEnabled()).toBe(true);
 
       await page.getByRole('button', { name: 'Unpublish' }).click();
       await eventually(() => sidebar.getByText('Draft', { exact: true }).count()).toBe(1);
