@@ -28,7 +28,11 @@ export function ReferenceInput(props: FieldInputProps<string | null>) {
   const current = props.value ?? undefined;
   const selected = useQuery({ ...entryQuery(target, current ?? ''), enabled: current !== undefined && target !== '' });
   const candidates = useQuery({ ...entryPageQuery(target, { limit: 100, orderBy: 'updatedAt', order: 'desc' }), enabled: target !== '' });
-  const selectedTitle = collection && selected.data ? entryTitle(collection, selected.data.item) : '';
+  const listed = candidates.data?.items.find((entry) => entry.id === current);
+  // The title at once from the candidates when the entry is among them: a title that blinked empty while
+  // the entry is read would count as typing and open the box again.
+  const shownEntry = selected.data?.item ?? listed;
+  const selectedTitle = collection && shownEntry ? entryTitle(collection, shownEntry) : '';
   const [typed, setTyped] = useState<string | undefined>(undefined);
   // Until something is typed the box shows the chosen entry's title, once it has been read.
   useEffect(() => setTyped(undefined), [current]);
@@ -48,13 +52,14 @@ export function ReferenceInput(props: FieldInputProps<string | null>) {
         isInvalid={props.error !== undefined}
         isReadOnly={props.readOnly}
         items={items}
-        menuTrigger="focus"
         allowsEmptyCollection
         inputValue={text}
         onInputChange={setTyped}
         selectedKey={current ?? null}
         onSelectionChange={(key) => {
-          if (key !== null) props.onChange(String(key));
+          // Typing clears the box's selection (null): the value stays until another entry is chosen or Clear is pressed.
+          if (key === null) return;
+          props.onChange(String(key));
           setTyped(undefined);
         }}
       >
