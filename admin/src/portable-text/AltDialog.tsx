@@ -9,16 +9,12 @@ export function AltDialog({ block, onClose }: { block: PortableTextObject; onClo
   const t = useT();
   const editor = useEditor();
   const [alt, setAlt] = useState(typeof block.alt === 'string' ? block.alt : '');
-  const close = () => {
-    onClose();
-    editor.send({ type: 'focus' });
-  };
   const save = () => {
     editor.send({ type: 'block.set', at: [{ _key: block._key }], props: { alt } });
-    close();
+    onClose();
   };
   return (
-    <FormDialog title={t('pt.image.altTitle')} isOpen onClose={close} onSubmit={save} submitLabel={t('pt.save')}>
+    <FormDialog title={t('pt.image.altTitle')} isOpen onClose={onClose} onSubmit={save} submitLabel={t('pt.save')}>
       <TextField className="pt-field" value={alt} onChange={setAlt} autoFocus>
         <Label>{t('pt.image.alt')}</Label>
         <Input />

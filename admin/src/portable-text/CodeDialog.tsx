@@ -16,10 +16,6 @@ export function CodeDialog({ block, onClose }: { block?: PortableTextObject; onC
   const [code, setCode] = useState(typeof block?.code === 'string' ? block.code : '');
   const [language, setLanguage] = useState(typeof block?.language === 'string' ? block.language : '');
 
-  const close = () => {
-    onClose();
-    editor.send({ type: 'focus' });
-  };
   const save = () => {
     const lang = language.trim();
     if (block) {
@@ -28,10 +24,10 @@ export function CodeDialog({ block, onClose }: { block?: PortableTextObject; onC
     } else {
       editor.send({ type: 'insert.block object', placement: 'auto', blockObject: { name: codeType, value: { code, ...(lang ? { language: lang } : {}) } } });
     }
-    close();
+    onClose();
   };
   return (
-    <FormDialog title={block ? t('pt.code.editTitle') : t('pt.code.addTitle')} isOpen onClose={close} onSubmit={save} submitLabel={block ? t('pt.save') : t('pt.insert')}>
+    <FormDialog title={block ? t('pt.code.editTitle') : t('pt.code.addTitle')} isOpen onClose={onClose} onSubmit={save} submitLabel={block ? t('pt.save') : t('pt.insert')}>
       <TextField className="pt-field" value={code} onChange={setCode} autoFocus>
         <Label>{t('pt.code.code')}</Label>
         <TextArea className="pt-code-input" rows={10} spellCheck={false} />

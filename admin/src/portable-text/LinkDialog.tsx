@@ -19,26 +19,22 @@ export function LinkDialog({ onClose }: { onClose: () => void }) {
   const [block] = useState(() => getFocusTextBlock(editor.getSnapshot()));
   const [href, setHref] = useState(typeof link?.href === 'string' ? link.href : '');
 
-  const close = () => {
-    onClose();
-    editor.send({ type: 'focus' });
-  };
   const save = () => {
     const url = href.trim();
     if (url === '') return remove();
     if (link && block) editor.send({ type: 'annotation.set', at: [...block.path, 'markDefs', { _key: link._key }], props: { href: url } });
     else editor.send({ type: 'annotation.add', annotation: { name: linkType, value: { href: url } } });
-    close();
+    onClose();
   };
   const remove = () => {
     editor.send({ type: 'annotation.remove', annotation: { name: linkType } });
-    close();
+    onClose();
   };
   return (
     <FormDialog
       title={link ? t('pt.link.editTitle') : t('pt.link.addTitle')}
       isOpen
-      onClose={close}
+      onClose={onClose}
       onSubmit={save}
       submitLabel={t('pt.save')}
       extraAction={link ? <Button onPress={remove}>{t('pt.link.remove')}</Button> : undefined}

@@ -143,7 +143,19 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
       }),
     [],
   );
-  const close = useCallback(() => setDialog(undefined), []);
+  const close = useCallback(() => {
+    // The caret as the dialog's action left it. Closing, React Aria gives focus back to where it was
+    // when the dialog opened, and the browser puts the caret at the start of the text then; the
+    // editor's own selection is put back once that is done.
+    const selection = editor.getSnapshot().context.selection;
+    setDialog(undefined);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (selection) editor.send({ type: 'select', at: selection });
+        editor.send({ type: 'focus' });
+      }),
+    );
+  }, [editor]);
 
   return (
     <EditorDialogsContext.Provider value={dialogs}>
