@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
-import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
+import { collectionsQuery, entryListQuery, entryQuery, meQuery, settingsQuery } from './api/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -38,7 +38,29 @@ export const contentListRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute]);
+// The entry editor: its chunk (widgets, dialogs, autosave) loads only when an entry opens.
+const newEntryRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection/new',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.prefetchQuery(settingsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'NewEntry'),
+});
+
+const entryRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection/$id',
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.prefetchQuery(settingsQuery);
+    void context.queryClient.prefetchQuery(entryQuery(params.collection, params.id));
+  },
+  component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'EntryEditor'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -1,7 +1,7 @@
 import { EditorProvider, PortableTextEditable, useEditor, type EditorEmittedEvent, type PortableTextBlock } from '@portabletext/editor';
 import { BehaviorPlugin, EventListenerPlugin, NodePlugin } from '@portabletext/editor/plugins';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import type { FieldInputProps } from '../fields/input';
+import { labelIdOf, type FieldInputProps } from '../fields/input';
 import { useT } from '../i18n/i18n';
 import { MediaPickerContext } from '../media/pick';
 import { AltDialog } from './AltDialog';
@@ -167,7 +167,7 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
         <PortableTextEditable
           id={id}
           className="pt-editable"
-          aria-label={label}
+          aria-labelledby={labelIdOf(id)}
           aria-describedby={hasError ? errorId : undefined}
           aria-invalid={hasError || undefined}
           aria-keyshortcuts="Alt+F10"
