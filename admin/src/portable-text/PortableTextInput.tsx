@@ -1,4 +1,4 @@
-import { EditorProvider, PortableTextEditable, useEditor, type EditorEmittedEvent, type PortableTextBlock } from '@portabletext/editor';
+import { EditorProvider, PortableTextEditable, useEditor, type EditorEmittedEvent, type EditorSelection, type PortableTextBlock } from '@portabletext/editor';
 import { BehaviorPlugin, EventListenerPlugin, NodePlugin } from '@portabletext/editor/plugins';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { labelIdOf, type FieldInputProps } from '../fields/input';
@@ -100,6 +100,15 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
   const [dialog, setDialog] = useState<OpenDialog | undefined>();
   const [invalid, setInvalid] = useState<string | undefined>();
   const toolbarRef = useRef<HTMLDivElement>(null);
+  // The selection when a dialog opened: put back on closing when the dialog's action left none.
+  const selectionAtOpen = useRef<EditorSelection>(null);
+  const open = useCallback(
+    (next: OpenDialog) => {
+      selectionAtOpen.current = editor.getSnapshot().context.selection;
+      setDialog(next);
+    },
+    [editor],
+  );
 
   useEffect(() => {
     editor.send({ type: 'update readOnly', readOnly });
@@ -132,22 +141,22 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
           });
         }
       : undefined;
-    return { open: setDialog, ...(insertMedia ? { insertMedia } : {}) };
-  }, [pick, editor]);
+    return { open, ...(insertMedia ? { insertMedia } : {}) };
+  }, [pick, editor, open]);
 
   const behaviors = useMemo(
     () =>
       shortcutBehaviors({
-        openLink: () => setDialog({ kind: 'link' }),
+        openLink: () => open({ kind: 'link' }),
         focusToolbar: () => toolbarRef.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus(),
       }),
-    [],
+    [open],
   );
   const close = useCallback(() => {
     // The caret as the dialog's action left it. Closing, React Aria gives focus back to where it was
     // when the dialog opened, and the browser puts the caret at the start of the text then; the
     // editor's own selection is put back once that is done.
-    const selection = editor.getSnapshot().context.selection;
+    const selection = editor.getSnapshot().context.selection ?? selectionAtOpen.current;
     setDialog(undefined);
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
