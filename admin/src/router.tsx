@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
+import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -38,7 +39,18 @@ export const contentListRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute]);
+/** The signed-in person's passkeys, connected apps and sign-out (decisions/0048). */
+const accountRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(passkeysQuery);
+    void context.queryClient.prefetchQuery(grantsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'Account'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, accountRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });
