@@ -5,3 +5,11 @@ export const roles = { subscriber: 10, contributor: 20, author: 30, editor: 40, 
 export function canWriteContent(role: number): boolean {
   return role >= roles.contributor;
 }
+
+/**
+ * Publishing, scheduling and taking entries off the site: Authors and up. A Contributor writes
+ * drafts for someone else to publish (issue 31), so the editor offers them no publish button.
+ */
+export function canPublish(role: number): boolean {
+  return role >= roles.author;
+}

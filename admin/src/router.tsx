@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
-import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
+import { collectionsQuery, entryListQuery, entryQuery, meQuery, settingsQuery } from './api/queries';
 import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
@@ -50,7 +50,29 @@ const accountRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/account/Account'), 'Account'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, accountRoute]);
+// The entry editor: its chunk (widgets, dialogs, autosave) loads only when an entry opens.
+const newEntryRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection/new',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.prefetchQuery(settingsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'NewEntry'),
+});
+
+const entryRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/content/$collection/$id',
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.prefetchQuery(settingsQuery);
+    void context.queryClient.prefetchQuery(entryQuery(params.collection, params.id));
+  },
+  component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'EntryEditor'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, accountRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -16,11 +16,21 @@ export type Field = ContentCollection['fields'][number];
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** The envelope's `details` (a 400's `issues`, one per field). */
+  readonly details: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
+}
+
+/** A 400's problems by path (`data.title`), as the API names them in `details.issues`. */
+export function issuesOf(error: unknown): { path: string; message: string }[] {
+  if (!(error instanceof ApiError)) return [];
+  const issues = error.details.issues;
+  return Array.isArray(issues) ? issues.filter((issue): issue is { path: string; message: string } => typeof issue?.path === 'string' && typeof issue?.message === 'string') : [];
 }
 
 /** The sign-in page, which sends the browser back to `path` once signed in (src/auth/return-path.ts). */
@@ -37,12 +47,13 @@ interface Answer<T> {
 /**
  * The envelope's data of a call, or an ApiError. A 401 means the session is gone: the browser goes
  * to sign in and comes back here (the server sends a visit without a session there before any of
- * the panel shows; this covers a session that ends while the panel is open).
+ * the panel shows; this covers a session that ends while the panel is open). A screen holding
+ * unsent work (the entry editor) asks for `onUnauthorized: 'throw'` and signs in again in place.
  */
-export async function dataOf<T>(call: Promise<Answer<T>>): Promise<T> {
+export async function dataOf<T>(call: Promise<Answer<T>>, options: { onUnauthorized?: 'sign-in' | 'throw' } = {}): Promise<T> {
   const { data, error, response } = await call;
   if (data !== undefined) return data.data;
-  if (response.status === 401) window.location.assign(signInLocation(window.location.pathname + window.location.search));
-  const failure = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
-  throw new ApiError(response.status, failure?.code ?? 'UNKNOWN', failure?.message ?? `${response.status} ${response.statusText}`);
+  if (response.status === 401 && options.onUnauthorized !== 'throw') window.location.assign(signInLocation(window.location.pathname + window.location.search));
+  const failure = (error as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
+  throw new ApiError(response.status, failure?.code ?? 'UNKNOWN', failure?.message ?? `${response.status} ${response.statusText}`, failure?.details ?? {});
 }

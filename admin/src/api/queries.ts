@@ -55,3 +55,19 @@ export function entryListQuery(collection: string, view: ListView) {
     getNextPageParam: (page) => page.nextCursor,
   });
 }
+
+/** The site's settings: its time zone, for dates written in the editor. */
+export const settingsQuery = queryOptions({
+  queryKey: ['settings'],
+  queryFn: () => dataOf(api.GET('/_cms/api/settings')),
+  staleTime: 60_000,
+});
+
+/** One entry as editors read it (its draft in `data`, with `_rev`). */
+export function entryQuery(collection: string, id: string) {
+  return queryOptions({
+    queryKey: ['entry', collection, id],
+    queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}/{id}', { params: { path: { collection, id } } }), { onUnauthorized: 'throw' }),
+    retry: false,
+  });
+}

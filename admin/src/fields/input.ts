@@ -16,3 +16,8 @@ export interface FieldInputProps<Value> {
   error?: string;
   readOnly?: boolean;
 }
+
+/** The id of a field's label, for widgets that are groups (a list of checkboxes, a picker) and name themselves with aria-labelledby. */
+export function labelIdOf(id: string): string {
+  return `${id}-label`;
+}

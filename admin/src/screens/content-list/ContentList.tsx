@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
@@ -60,6 +60,9 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
     <>
       <div className="list-head">
         <h1>{collection.label}</h1>
+        <Link className="new-entry" to="/content/$collection/new" params={{ collection: collection.slug }}>
+          {t('list.new', { label: collection.labelSingular ?? collection.label })}
+        </Link>
         <RadioGroup
           className="status-filter"
           orientation="horizontal"
@@ -87,7 +90,7 @@ function EntryTable({ collection }: { collection: ContentCollection }) {
           </div>
           <div role="rowgroup" className="entry-table-body" style={{ blockSize: virtualizer.getTotalSize() }}>
             {visible.map((item) => (
-              <EntryRow key={rows[item.index]!.id} entry={rows[item.index]!} columns={columns} index={item.index} start={item.start} t={t} />
+              <EntryRow key={rows[item.index]!.id} collection={collection.slug} entry={rows[item.index]!} columns={columns} index={item.index} start={item.start} t={t} />
             ))}
           </div>
         </div>
@@ -122,7 +125,7 @@ function HeaderCell({ column, sort, order, onSort, t }: { column: Column; sort?:
   );
 }
 
-function EntryRow({ entry, columns, index, start, t }: { entry: Entry; columns: Column[]; index: number; start: number; t: Translate }) {
+function EntryRow({ collection, entry, columns, index, start, t }: { collection: string; entry: Entry; columns: Column[]; index: number; start: number; t: Translate }) {
   const formatDate = useDateFormat();
   return (
     <div role="row" aria-rowindex={index + 2} className="entry-row" style={{ transform: `translateY(${start}px)` }}>
@@ -130,7 +133,17 @@ function EntryRow({ entry, columns, index, start, t }: { entry: Entry; columns: 
         const value = column.value(entry);
         return (
           <div role="cell" key={column.id} className={`entry-cell cell-${column.kind}`}>
-            {column.kind === 'status' ? <span className={`status status-${value}`}>{t(`status.${entry.status}`)}</span> : column.kind === 'date' && value !== '' ? formatDate(value) : value}
+            {column.kind === 'title' ? (
+              <Link to="/content/$collection/$id" params={{ collection, id: entry.id }}>
+                {value}
+              </Link>
+            ) : column.kind === 'status' ? (
+              <span className={`status status-${value}`}>{t(`status.${entry.status}`)}</span>
+            ) : column.kind === 'date' && value !== '' ? (
+              formatDate(value)
+            ) : (
+              value
+            )}
           </div>
         );
       })}

@@ -102,7 +102,9 @@ function EntryPanel({ title, empty, line, collections, params }: EntryPanelProps
         <ul className="entry-list">
           {entries.map(({ entry, collection }) => (
             <li key={entry.id}>
-              <span className="entry-title">{entryTitle(collection, entry)}</span>
+              <Link className="entry-title" to="/content/$collection/$id" params={{ collection: collection.slug, id: entry.id }}>
+                {entryTitle(collection, entry)}
+              </Link>
               <span className="entry-meta">
                 {collection.labelSingular ?? collection.label} · {t(`status.${entry.status}`)} · {t(line, { when: formatDate(entry[key] ?? entry.updatedAt) })}
               </span>

@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Button, ComboBox, Input, ListBox, ListBoxItem, Popover } from 'react-aria-components';
+import { ApiError } from '../../api/client';
+import { collectionsQuery, entryPageQuery, entryQuery } from '../../api/queries';
+import { entryTitle } from '../../entries';
+import { useT } from '../../i18n/i18n';
+import type { FieldInputProps } from '../input';
+import { labelIdOf } from '../input';
+
+interface Candidate {
+  id: string;
+  title: string;
+}
+
+/** How many candidates the box offers at once: a name typed narrows them. */
+const shownCandidates = 20;
+
+/**
+ * reference fields: a combobox that searches the target collection (`options.collection`) by title
+ * among its most recently changed entries, and says so when the entry referred to was deleted or
+ * cannot be read, instead of failing.
+ */
+export function ReferenceInput(props: FieldInputProps<string | null>) {
+  const t = useT();
+  const target = props.field.options.collection ?? '';
+  const collection = useQuery(collectionsQuery).data?.items.find((candidate) => candidate.slug === target);
+  const current = props.value ?? undefined;
+  const selected = useQuery({ ...entryQuery(target, current ?? ''), enabled: current !== undefined && target !== '' });
+  const candidates = useQuery({ ...entryPageQuery(target, { limit: 100, orderBy: 'updatedAt', order: 'desc' }), enabled: target !== '' });
+  const selectedTitle = collection && selected.data ? entryTitle(collection, selected.data.item) : '';
+  const [typed, setTyped] = useState<string | undefined>(undefined);
+  // Until something is typed the box shows the chosen entry's title, once it has been read.
+  useEffect(() => setTyped(undefined), [current]);
+  const text = typed ?? selectedTitle;
+  const words = (typed ?? '').trim().toLowerCase();
+  const items: Candidate[] = (candidates.data?.items ?? [])
+    .map((entry) => ({ id: entry.id, title: collection ? entryTitle(collection, entry) : entry.slug }))
+    .filter((item) => words === '' || item.title.toLowerCase().includes(words))
+    .slice(0, shownCandidates);
+  const missing = current !== undefined && selected.error instanceof ApiError && (selected.error.status === 404 || selected.error.status === 403);
+  const unreadable = current !== undefined && selected.isError && !missing;
+  return (
+    <div className="field-reference">
+      <ComboBox
+        aria-labelledby={labelIdOf(props.id)}
+        aria-describedby={props.error !== undefined ? props.errorId : undefined}
+        isInvalid={props.error !== undefined}
+        isReadOnly={props.readOnly}
+        items={items}
+        menuTrigger="focus"
+        allowsEmptyCollection
+        inputValue={text}
+        onInputChange={setTyped}
+        selectedKey={current ?? null}
+        onSelectionChange={(key) => {
+          if (key !== null) props.onChange(String(key));
+          setTyped(undefined);
+        }}
+      >
+        <div className="combo">
+          <Input id={props.id} className="field-input" placeholder={t('editor.reference.search', { collection: collection?.label ?? target })} />
+          <Button className="combo-button" aria-label={t('editor.reference.show')}>
+            ▾
+          </Button>
+        </div>
+        <Popover className="combo-popover">
+          <ListBox className="combo-list" renderEmptyState={() => <p className="combo-empty">{candidates.isPending ? t('loading') : t('editor.reference.none')}</p>}>
+            {(item: Candidate) => (
+              <ListBoxItem className="combo-item" id={item.id} textValue={item.title}>
+                {item.title}
+              </ListBoxItem>
+            )}
+          </ListBox>
+        </Popover>
+      </ComboBox>
+      {missing && <p className="media-missing">{t('editor.reference.missing', { id: current })}</p>}
+      {unreadable && <p className="media-missing">{t('editor.reference.unreadable')}</p>}
+      {current !== undefined && !props.readOnly && (
+        <Button className="link-button" onPress={() => props.onChange(undefined)}>
+          {t('editor.reference.clear')}
+        </Button>
+      )}
+    </div>
+  );
+}

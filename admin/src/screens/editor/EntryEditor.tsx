@@ -1,0 +1,133 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Button } from 'react-aria-components';
+import { api, ApiError, dataOf, type ContentCollection, type Entry } from '../../api/client';
+import { collectionsQuery, entryQuery, meQuery } from '../../api/queries';
+import { entryTitle } from '../../entries';
+import { useT } from '../../i18n/i18n';
+import { NotFoundScreen } from '../../shell/Problems';
+import { ConflictDialog } from './ConflictDialog';
+import { EntryForm } from './EntryForm';
+import { EntrySidebar } from './EntrySidebar';
+import { SaveStatus } from './SaveStatus';
+import { SignInDialog } from './SignInDialog';
+import type { EntrySession } from './session';
+import { refile, release, sessionFor } from './sessions';
+import './editor.css';
+
+const entryRoute = getRouteApi('/content/$collection/$id');
+const newEntryRoute = getRouteApi('/content/$collection/new');
+
+/** The editor of an existing entry: `/content/:collection/:id`. */
+export function EntryEditor() {
+  const { collection, id } = entryRoute.useParams();
+  return <EditorLoader slug={collection} id={id} />;
+}
+
+/** A new entry of a collection: `/content/:collection/new`, which becomes the entry's address once saved. */
+export function NewEntry() {
+  const { collection } = newEntryRoute.useParams();
+  return <EditorLoader slug={collection} />;
+}
+
+function EditorLoader({ slug, id }: { slug: string; id?: string }) {
+  const t = useT();
+  const collections = useQuery(collectionsQuery);
+  const entry = useQuery({ ...entryQuery(slug, id ?? ''), enabled: id !== undefined, staleTime: 0, gcTime: 0 });
+  if (collections.isPending || (id !== undefined && entry.isPending)) return <p>{t('loading')}</p>;
+  const collection = collections.data?.items.find((candidate) => candidate.slug === slug);
+  if (!collection) return <NotFoundScreen message={t('notFound.collection', { slug })} />;
+  if (id !== undefined && entry.error) return <EntryUnavailable collection={collection} id={id} error={entry.error} retry={() => void entry.refetch()} />;
+  const key = `${collection.slug}/${id ?? 'new'}`;
+  return <Editor key={key} sessionKey={key} collection={collection} entry={entry.data?.item} />;
+}
+
+/** An entry that cannot be read: not there (perhaps in the trash, which this screen can take it out of), or another error, named. */
+function EntryUnavailable({ collection, id, error, retry }: { collection: ContentCollection; id: string; error: Error; retry: () => void }) {
+  const t = useT();
+  const [problem, setProblem] = useState<string>();
+  if (!(error instanceof ApiError) || error.status !== 404) {
+    return (
+      <section className="problem" role="alert">
+        <h1>{t('error.title')}</h1>
+        <p>{error instanceof ApiError && error.status === 401 ? t('editor.session.ended') : error.message}</p>
+        <Button onPress={retry}>{t('error.retry')}</Button>
+      </section>
+    );
+  }
+  const restore = async () => {
+    try {
+      await dataOf(api.POST('/_cms/api/content/{collection}/{id}/restore', { params: { path: { collection: collection.slug, id } }, body: {} }), { onUnauthorized: 'throw' });
+      retry();
+    } catch (failure) {
+      setProblem(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  return (
+    <section className="problem">
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('editor.notFound', { label: collection.labelSingular ?? collection.label })}</p>
+      <Button onPress={() => void restore()}>{t('editor.action.restore')}</Button>
+      {problem !== undefined && <p role="alert">{problem}</p>}
+    </section>
+  );
+}
+
+function Editor({ sessionKey, collection, entry }: { sessionKey: string; collection: ContentCollection; entry: Entry | undefined }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const role = useQuery(meQuery).data?.item.role ?? 0;
+  const session: EntrySession = useMemo(() => sessionFor(collection, sessionKey, entry), [collection, sessionKey, entry]);
+  const state = useSyncExternalStore(session.subscribe, session.snapshot);
+  useEffect(() => {
+    session.onCreated = (item) => {
+      const to = `${collection.slug}/${item.id}`;
+      refile(sessionKey, to, session);
+      void navigate({ to: '/content/$collection/$id', params: { collection: collection.slug, id: item.id }, replace: true });
+    };
+    return () => {
+      session.onCreated = undefined;
+      release(sessionKey, session);
+    };
+  }, [session, sessionKey, collection.slug, navigate]);
+  // Closing the tab with edits unsent: the browser asks first (they are kept in IndexedDB either way).
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (Object.keys(session.snapshot().edits).length > 0) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [session]);
+
+  const label = collection.labelSingular ?? collection.label;
+  const heading = state.entry ? entryTitle(collection, { ...state.entry, data: session.values() }) : t('editor.newTitle', { label });
+  return (
+    <div className="editor">
+      <div className="editor-main">
+        <h1>{heading}</h1>
+        <SaveStatus state={state} onRetry={() => session.retry()} />
+        {state.recovered && (
+          <section className="notice" aria-labelledby="recovered-heading">
+            <h2 id="recovered-heading">{t('editor.recovered.title')}</h2>
+            <p>{t('editor.recovered.body', { count: Object.keys(state.recovered.edits).length, fields: Object.keys(state.recovered.edits).map((slug) => collection.fields.find((field) => field.slug === slug)?.label ?? slug).join(', ') })}</p>
+            <div className="field-actions">
+              <Button onPress={() => session.restoreRecovered()}>{t('editor.recovered.restore')}</Button>
+              <Button onPress={() => session.discardRecovered()}>{t('editor.recovered.discard')}</Button>
+            </div>
+          </section>
+        )}
+        {state.save === 'gone' && (
+          <section className="notice" role="alert">
+            <p>{t('editor.gone', { label })}</p>
+            <Button onPress={() => void session.saveAsNew()}>{t('editor.gone.saveAsNew')}</Button>
+          </section>
+        )}
+        <EntryForm collection={collection} session={session} state={state} />
+      </div>
+      <EntrySidebar collection={collection} session={session} state={state} role={role} />
+      <ConflictDialog collection={collection} session={session} state={state} />
+      <SignInDialog state={state} onRetry={() => session.retry()} />
+    </div>
+  );
+}

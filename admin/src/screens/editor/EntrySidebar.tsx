@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import type { ContentCollection } from '../../api/client';
+import { LifecyclePanel } from './LifecyclePanel';
+import type { EntrySession, SessionState } from './session';
+
+export interface EntrySidebarProps {
+  collection: ContentCollection;
+  session: EntrySession;
+  state: SessionState;
+  /** The signed-in user's role (GET /auth/me), for what the panels offer. */
+  role: number;
+}
+
+/**
+ * The editor's side column: the entry's life cycle first, then the other panels, each a <section>
+ * with its own heading (terms, bylines, translations, preview and revisions join here).
+ */
+export function EntrySidebar(props: EntrySidebarProps) {
+  return <aside className="entry-sidebar">{sidebarPanels(props)}</aside>;
+}
+
+function sidebarPanels(props: EntrySidebarProps): ReactNode[] {
+  return [<LifecyclePanel key="lifecycle" {...props} />];
+}
