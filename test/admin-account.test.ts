@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordConsent } from '../src/oauth/grants.ts';
 import { deviceWithPasskeys } from './support/browser.ts';
-import { api, createCollection, createEntry } from './support/content.ts';
+import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { expectSuccess, type TestApp } from './support/harness.ts';
 import { eventually, expectAccessible, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
@@ -175,4 +175,62 @@ describe('the command palette', () => {
       await context.close();
     }
   });
+});
+
+describe("the editor's terms, bylines and translations panels", () => {
+  it('chooses terms with the searchable combobox, credits a byline and starts a translation, each read back from the API', async () => {
+    expectCreated(await t.request('POST', `${api}/taxonomies`, { token: t.adminToken, body: { name: 'tags', label: 'Tags', labelSingular: 'Tag', collections: ['posts'] } }));
+    for (const [slug, label] of [['astronomy', 'Astronomy'], ['weather', 'Weather'], ['cooking', 'Cooking']]) {
+      expectCreated(await t.request('POST', `${api}/taxonomies/tags/terms`, { token: t.adminToken, body: { slug, label } }));
+    }
+    const byline = (expectCreated(await t.request('POST', `${api}/bylines`, { token: t.adminToken, body: { displayName: 'Grace Hopper' } })) as { item: { id: string } }).item;
+    expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { locales: ['en', 'fr'] } }));
+    const termsOfEntry = async () => (expectSuccess(await t.request('GET', `${api}/content/posts/${eclipseId}/terms/tags`, { token: t.adminToken })) as { items: { label: string }[] }).items.map((term) => term.label);
+    const entry = async (id: string) => (expectSuccess(await t.request('GET', `${api}/content/posts/${id}`, { token: t.adminToken })) as { item: { bylines?: string[]; locale: string; translationGroup: string } }).item;
+
+    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    try {
+      await page.goto(server.url(`/content/posts/${eclipseId}`));
+      const tags = page.getByRole('combobox', { name: 'Add a Tag' });
+      await eventually(() => tags.count()).toBe(1);
+      await expectAccessible(page, 'editor with its panels');
+
+      // Keyboard only: type part of the name, arrow to the term, Enter picks it.
+      await tags.fill('astro');
+      await page.keyboard.press('ArrowDown');
+      await eventually(() => page.getByRole('option', { name: 'Astronomy' }).getAttribute('data-focused')).toBe('true');
+      await page.keyboard.press('Enter');
+      await eventually(() => termsOfEntry()).toEqual(['Astronomy']);
+      await tags.fill('wea');
+      await page.getByRole('option', { name: 'Weather' }).click();
+      await eventually(() => termsOfEntry()).toEqual(['Astronomy', 'Weather']);
+      // The combobox keeps the focus and its list open for the next pick (the page behind hidden from assistive technology) until Escape.
+      await page.keyboard.press('Escape');
+      await eventually(() => page.getByRole('listbox').count()).toBe(0);
+      await page.getByRole('button', { name: 'Remove Weather' }).click();
+      await eventually(() => termsOfEntry()).toEqual(['Astronomy']);
+      await eventually(() => page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).toEqual(['AstronomyRemove']);
+
+      const credit = page.getByRole('combobox', { name: 'Credit a byline' });
+      await credit.fill('grace');
+      await page.getByRole('option', { name: 'Grace Hopper' }).click();
+      await eventually(async () => (await entry(eclipseId)).bylines).toEqual([byline.id]);
+      await page.keyboard.press('Escape');
+      await eventually(() => page.getByRole('listbox').count()).toBe(0);
+      await eventually(() => page.getByRole('list', { name: 'Bylines' }).getByRole('listitem').allTextContents()).toEqual(['Grace HopperRemove']);
+      await expectAccessible(page, 'editor with terms and a byline');
+
+      await page.getByRole('button', { name: 'Translate into fr' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/_cms/admin/content/posts/') && !url.pathname.endsWith(eclipseId));
+      const translationId = page.url().split('/').at(-1)!;
+      const translation = await entry(translationId);
+      expect(translation.locale).toBe('fr');
+      expect(translation.translationGroup).toBe((await entry(eclipseId)).translationGroup);
+      // The translation's panel links back to the source.
+      await page.getByRole('link', { name: 'Open the en version' }).click();
+      await page.waitForURL(server.url(`/content/posts/${eclipseId}`));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

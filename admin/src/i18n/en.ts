@@ -165,6 +165,22 @@ export const en = {
   'palette.searching': 'Searching…',
   'palette.nothing': 'Nothing matches.',
   'palette.loading': 'Opening…',
+  // The editor's terms, bylines and translations panels (decisions/0048)
+  'sidebar.none': 'None yet.',
+  'sidebar.remove': 'Remove {name}',
+  'sidebar.removeShort': 'Remove',
+  'sidebar.showChoices': 'Show the choices: {label}',
+  'sidebar.noMatch': 'Nothing matches.',
+  'sidebar.terms': 'Terms',
+  'sidebar.addTerm': 'Add a {taxonomy}',
+  'sidebar.bylines': 'Bylines',
+  'sidebar.addByline': 'Credit a byline',
+  'sidebar.unknownByline': 'Byline {id} (missing)',
+  'sidebar.translations': 'Translations',
+  'sidebar.locale': 'This entry is in {locale}.',
+  'sidebar.translationList': 'Translations of this entry',
+  'sidebar.openTranslation': 'Open the {locale} version',
+  'sidebar.startTranslation': 'Translate into {locale}',
 } as const;
 
 export type MessageId = keyof typeof en;
