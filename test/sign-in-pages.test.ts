@@ -22,6 +22,9 @@ async function landInPanelThenOpenAccount(page: Page, base: string): Promise<voi
   await page.goto(`${base}/_cms/admin/account`);
 }
 
+/** The panel's first load (its scripts compiled) takes seconds on a loaded machine, not expect.poll's default one. */
+const panelLoads = { timeout: 20_000 };
+
 /** Whether the account screen says who is signed in, as `who`. */
 const says = (page: Page, who: string) => page.getByText(`Signed in as ${who}`, { exact: true }).count();
 
@@ -88,8 +91,8 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByLabel('Your email').fill('ada@example.com');
       await page.getByRole('button', { name: 'Create account and passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
-      await expect.poll(() => passkeyNames(page)).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
       expect(expectSuccess(await t.request('GET', `${api}/setup/status`))).toEqual({ setupComplete: true, hasUsers: true });
 
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -98,21 +101,21 @@ describe('in a browser with a passkey authenticator', () => {
 
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
       const [cookie] = await context.cookies();
       expect(cookie).toMatchObject({ name: 'folio_session', httpOnly: true, sameSite: 'Lax' });
 
       await swapAuthenticator();
       await page.getByLabel('Name of a new passkey').fill('Backup key');
       await page.getByRole('button', { name: 'Add a passkey' }).click();
-      await expect.poll(() => passkeyNames(page)).toEqual(['First passkey', 'Backup key']);
-      await expect.poll(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey', 'Backup key']);
+      await expect.poll(() => page.getByRole('status').textContent(), panelLoads).toBe('Passkey added.');
       // The new key signs in too.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(`${origin}/_cms/sign-in`);
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
     } finally {
       await context.close();
     }
@@ -130,8 +133,8 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByLabel('Your name').fill('Mary Shelley');
       await page.getByRole('button', { name: 'Join and create a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => says(page, 'Mary Shelley (mary@example.com)')).toBe(1);
-      await expect.poll(() => passkeyNames(page)).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Mary Shelley (mary@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
     } finally {
       await context.close();
     }
@@ -149,7 +152,7 @@ describe('in a browser with a passkey authenticator', () => {
       await page.goto(link);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
     } finally {
       await context.close();
     }
@@ -196,8 +199,8 @@ describe('a fresh server at the default address, in a browser', () => {
       await page.goto(server.setupLink);
       await fillSetupForm(page);
       await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
-      await expect.poll(() => passkeyNames(page)).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
     } finally {
       await context.close();
@@ -233,7 +236,7 @@ describe('a fresh server at the default address, in a browser', () => {
       await page.goto(server.setupLink);
       await fillSetupForm(page);
       await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
-      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)')).toBe(1);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
     } finally {
       await unverified.close();
