@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
 import { expectSuccess, type TestApp } from './support/harness.ts';
@@ -54,14 +54,13 @@ afterAll(async () => {
 
 const entryUrl = (id: string) => server.url(`/content/articles/${id}`);
 const readEntry = async (id: string) => (await t.request('GET', `${api}/content/articles/${id}`, { token: t.adminToken })).body?.data?.item;
-const saved = (page: Page) => eventually(() => page.getByRole('status').filter({ hasText: /saved|changes|Saving|Offline/ }).first().textContent());
 
 async function adminPage() {
   return signedInPage(browser, server, t.admin.id);
 }
 
 describe('the entry editor', () => {
-  it('creates an entry from every kind of field, publishes it, and the API reads it back exactly as typed', async () => {
+  it('creates an entry from every kind of field, publishes it, and the API reads it back exactly as typed', { timeout: 90_000 }, async () => {
     const { context, page, cspViolations } = await adminPage();
     try {
       await page.goto(server.url('/content/articles'));
@@ -93,6 +92,8 @@ describe('the entry editor', () => {
       const author = page.getByRole('combobox', { name: 'Author' });
       await author.fill('Ada');
       await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+      await eventually(() => page.getByRole('listbox').count()).toBe(0);
+      await eventually(() => author.inputValue()).toBe('Ada Lovelace');
       await expectAccessible(page, 'new entry, filled');
 
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
@@ -303,6 +304,58 @@ describe('the entry editor', () => {
       await page.getByRole('button', { name: 'Restore from trash' }).click();
       await eventually(() => page.getByRole('button', { name: 'Move to trash' }).count()).toBe(1);
       expect((await readEntry(id)).status).toBe('published');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('publishes changes over a live version, discards a draft, unpublishes, schedules, duplicates and deletes for good', { timeout: 90_000 }, async () => {
+    const { id } = await createEntry(t, 'articles', { data: { title: 'Live' }, status: 'published' });
+    const { context, page } = await adminPage();
+    const sidebar = page.getByRole('complementary');
+    try {
+      await page.goto(entryUrl(id));
+      await page.getByLabel('Summary').fill('Staged');
+      await eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
+      await eventually(() => sidebar.textContent()).toContain('with unpublished changes');
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await eventually(() => page.getByLabel('Summary').inputValue()).toBe('');
+      expect((await readEntry(id)).data.summary).toBeNull();
+
+      await page.getByLabel('Summary').fill('Published change');
+      await page.getByRole('button', { name: 'Publish changes' }).click();
+      await eventually(() => sidebar.textContent()).not.toContain('with unpublished changes');
+      expect((await readEntry(id)).liveData ?? (await readEntry(id)).data).toMatchObject({ summary: 'Published change' });
+
+      await page.getByRole('button', { name: 'Unpublish' }).click();
+      await eventually(() => sidebar.getByText('Draft', { exact: true }).count()).toBe(1);
+      expect((await readEntry(id)).status).toBe('draft');
+
+      // Scheduled a year ahead, typed in the site's time zone.
+      const schedule = sidebar.getByRole('group', { name: 'Publish at' });
+      await schedule.getByRole('spinbutton', { name: /month/i }).click();
+      await page.keyboard.type(`0101${new Date().getUTCFullYear() + 1}`);
+      await page.keyboard.type('1000');
+      await page.keyboard.type('AM');
+      await sidebar.getByRole('button', { name: 'Schedule' }).click();
+      await eventually(() => sidebar.getByText('Scheduled', { exact: true }).count()).toBe(1);
+      expect((await readEntry(id)).scheduledAt).toBe(`${new Date().getUTCFullYear() + 1}-01-01T09:00:00.000Z`);
+      await expectAccessible(page, 'scheduled entry');
+      await page.getByRole('button', { name: 'Cancel schedule' }).click();
+      await eventually(() => sidebar.getByText('Draft', { exact: true }).count()).toBe(1);
+
+      await page.getByRole('button', { name: 'Duplicate' }).click();
+      await eventually(() => page.url()).not.toBe(entryUrl(id));
+      const copy = /\/content\/articles\/([0-9A-Z]{26})$/.exec(page.url())![1]!;
+      await eventually(() => page.getByLabel('Summary').inputValue()).toBe('Published change');
+
+      await page.getByRole('button', { name: 'Move to trash' }).click();
+      await page.getByRole('button', { name: 'Delete for good' }).click();
+      await eventually(() => page.getByText('Delete this entry for good?').count()).toBe(1);
+      await expectAccessible(page, 'delete confirmation');
+      await page.getByRole('group', { name: /Delete this entry for good/ }).getByRole('button', { name: 'Delete for good' }).click();
+      await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Articles');
+      expect((await t.request('POST', `${api}/content/articles/${copy}/restore`, { token: t.adminToken })).status).toBe(404);
     } finally {
       await context.close();
     }

@@ -9,8 +9,18 @@ import type { FieldInputProps } from '../input';
  */
 export function JsonInput(props: FieldInputProps<unknown>) {
   const t = useT();
-  const [text, setText] = useState(() => (props.value === undefined || props.value === null ? '' : JSON.stringify(props.value, null, 2)));
+  const [text, setText] = useState(() => jsonText(props.value));
   const [problem, setProblem] = useState<string | undefined>();
+  // The value the text stands for. When the value changes from outside (a draft discarded, a conflict
+  // resolved, edits restored), the text follows; while typing, it is the one that changes the value.
+  const [shownValue, setShownValue] = useState<unknown>(props.value);
+  if (shownValue !== props.value) {
+    setShownValue(props.value);
+    if (JSON.stringify(props.value ?? null) !== JSON.stringify(parsedOrUndefined(text) ?? null)) {
+      setText(jsonText(props.value));
+      setProblem(undefined);
+    }
+  }
   const problemId = `${props.id}-parse`;
   const described = [problem !== undefined ? problemId : undefined, props.error !== undefined ? props.errorId : undefined].filter(Boolean).join(' ');
   return (
@@ -48,4 +58,16 @@ export function JsonInput(props: FieldInputProps<unknown>) {
       )}
     </>
   );
+}
+
+function jsonText(value: unknown): string {
+  return value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return text.trim() === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
 }

@@ -54,7 +54,9 @@ export function ReferenceInput(props: FieldInputProps<string | null>) {
         onInputChange={setTyped}
         selectedKey={current ?? null}
         onSelectionChange={(key) => {
-          if (key !== null) props.onChange(String(key));
+          // Typing clears the box's selection (null): the value stays until another entry is chosen or Clear is pressed.
+          if (key === null) return;
+          props.onChange(String(key));
           setTyped(undefined);
         }}
       >
