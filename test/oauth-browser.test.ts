@@ -37,9 +37,9 @@ async function personWithPasskey(role: number): Promise<Page> {
   const [name, value] = user.cookie.split('=') as [string, string];
   expect(name).toBe(sessionCookieName(server.t.config));
   await context.addCookies([{ name, value, url: server.origin }]);
+  // The account screen of the panel (decisions/0048), where the old account address leads.
   await page.goto(`${server.origin}/_cms/`);
-  // The page has loaded its lists (the apps come last): its forms are wired.
-  await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['No app is connected.']);
+  await expect.poll(() => page.getByText('No app is connected.').count(), slowMachine).toBe(1);
   await page.getByLabel('Name of a new passkey').fill('Laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await expect.poll(() => page.getByRole('status').textContent(), slowMachine).toBe('Passkey added.');
@@ -89,12 +89,14 @@ describe('the consent page in chromium', () => {
       expect(tools.length).toBeGreaterThan(10);
       const result = await client.callTool({ name: 'taxonomy_list', arguments: {} });
       expect(result.isError).toBeFalsy();
-      // The account page lists the app; Disconnect ends its tokens at once.
-      await page.goto(`${server.origin}/_cms/`);
-      await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['SDK client (content:read, content:write, media:read, media:write) Disconnect SDK client']);
+      // The account screen lists the app; Disconnect ends its tokens at once.
+      await page.goto(`${server.origin}/_cms/admin/account`);
+      const apps = page.getByRole('list', { name: 'Connected apps' });
+      await expect.poll(() => apps.locator('.entry-title').allTextContents(), slowMachine).toEqual(['SDK client']);
+      expect(await apps.locator('.entry-meta').textContent()).toContain('may use content:read, content:write, media:read, media:write');
       await page.getByRole('button', { name: 'Disconnect SDK client' }).click();
       await expect.poll(() => page.getByRole('status').textContent(), slowMachine).toBe('SDK client is disconnected.');
-      await expect.poll(() => page.locator('#apps li').allTextContents(), slowMachine).toEqual(['No app is connected.']);
+      await expect.poll(() => page.getByText('No app is connected.').count(), slowMachine).toBe(1);
       const refused = await fetch(server.mcpUrl, {
         method: 'POST',
         headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json' },

@@ -16,11 +16,20 @@ import { createTestDatabase } from './support/database.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { freePort } from './support/ports.ts';
 
-/** Signing in lands in the panel (decisions/0042); the account page these tests read is still its own page. */
+/** Signing in lands in the panel (decisions/0042), whose account screen these tests read (decisions/0048). */
 async function landInPanelThenOpenAccount(page: Page, base: string): Promise<void> {
   await page.waitForURL(`${base}/_cms/admin/`);
-  await page.goto(`${base}/_cms/`);
+  await page.goto(`${base}/_cms/admin/account`);
 }
+
+/** The panel's first load (its scripts compiled) takes seconds on a loaded machine, not expect.poll's default one. */
+const panelLoads = { timeout: 20_000 };
+
+/** Whether the account screen says who is signed in, as `who`. */
+const says = (page: Page, who: string) => page.getByText(`Signed in as ${who}`, { exact: true }).count();
+
+/** The passkeys the account screen lists, by name. */
+const passkeyNames = (page: Page) => page.getByRole('list', { name: 'Passkeys' }).locator('.entry-title').allTextContents();
 
 /**
  * The sign-in pages in a real browser: Debian's chromium driven by playwright-core, with a virtual
@@ -51,7 +60,7 @@ afterAll(async () => {
 
 describe('the pages', () => {
   it('are served with the strict CSP, labelled fields and the script from Folio itself', async () => {
-    for (const path of ['/_cms/sign-in', '/_cms/setup?secret=x', '/_cms/invitation?token=x', '/_cms/sign-in/link?token=x', '/_cms/']) {
+    for (const path of ['/_cms/sign-in', '/_cms/setup?secret=x', '/_cms/invitation?token=x', '/_cms/sign-in/link?token=x']) {
       const response = await t.request('GET', path);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -62,6 +71,10 @@ describe('the pages', () => {
       expect(page).not.toMatch(/<script>/);
       for (const [, id] of page.matchAll(/<input id="([^"]+)"/g)) expect(page).toContain(`<label for="${id}">`);
     }
+    // The account page became a screen of the panel (decisions/0048): its old address leads there.
+    const account = await t.request('GET', '/_cms/');
+    expect(account.status).toBe(302);
+    expect(account.headers.get('location')).toBe('/_cms/admin/account');
     const script = await t.request('GET', '/_cms/assets/sign-in.js');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(String((await t.request('GET', '/_cms/invitation?token="><script>x</script>')).body)).not.toContain('<script>x');
@@ -78,8 +91,8 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByLabel('Your email').fill('ada@example.com');
       await page.getByRole('button', { name: 'Create account and passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
-      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
       expect(expectSuccess(await t.request('GET', `${api}/setup/status`))).toEqual({ setupComplete: true, hasUsers: true });
 
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -88,21 +101,21 @@ describe('in a browser with a passkey authenticator', () => {
 
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
       const [cookie] = await context.cookies();
       expect(cookie).toMatchObject({ name: 'folio_session', httpOnly: true, sameSite: 'Lax' });
 
       await swapAuthenticator();
       await page.getByLabel('Name of a new passkey').fill('Backup key');
       await page.getByRole('button', { name: 'Add a passkey' }).click();
-      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey', 'Backup key']);
-      await expect.poll(() => page.getByRole('status').textContent()).toBe('Passkey added.');
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey', 'Backup key']);
+      await expect.poll(() => page.getByRole('status').textContent(), panelLoads).toBe('Passkey added.');
       // The new key signs in too.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(`${origin}/_cms/sign-in`);
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
     } finally {
       await context.close();
     }
@@ -120,8 +133,8 @@ describe('in a browser with a passkey authenticator', () => {
       await page.getByLabel('Your name').fill('Mary Shelley');
       await page.getByRole('button', { name: 'Join and create a passkey' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Mary Shelley (mary@example.com)');
-      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Mary Shelley (mary@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
     } finally {
       await context.close();
     }
@@ -139,7 +152,7 @@ describe('in a browser with a passkey authenticator', () => {
       await page.goto(link);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await landInPanelThenOpenAccount(page, origin);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
     } finally {
       await context.close();
     }
@@ -186,8 +199,8 @@ describe('a fresh server at the default address, in a browser', () => {
       await page.goto(server.setupLink);
       await fillSetupForm(page);
       await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
-      await expect.poll(() => page.locator('#passkeys li').allTextContents()).toEqual(['First passkey']);
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
+      await expect.poll(() => passkeyNames(page), panelLoads).toEqual(['First passkey']);
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
     } finally {
       await context.close();
@@ -223,7 +236,7 @@ describe('a fresh server at the default address, in a browser', () => {
       await page.goto(server.setupLink);
       await fillSetupForm(page);
       await landInPanelThenOpenAccount(page, `http://localhost:${server.port}`);
-      await expect.poll(() => page.locator('#who').textContent()).toBe('Signed in as Ada Lovelace (ada@example.com)');
+      await expect.poll(() => says(page, 'Ada Lovelace (ada@example.com)'), panelLoads).toBe(1);
       expect(await server.status()).toEqual({ setupComplete: true, hasUsers: true });
     } finally {
       await unverified.close();

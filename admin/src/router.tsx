@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { collectionsQuery, entryListQuery, entryQuery, meQuery, revisionListQuery, settingsQuery } from './api/queries';
+import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { RevisionsSearch } from './screens/revisions/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
@@ -39,6 +40,17 @@ export const contentListRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
 });
 
+/** The signed-in person's passkeys, connected apps and sign-out (decisions/0048). */
+const accountRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(passkeysQuery);
+    void context.queryClient.prefetchQuery(grantsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'Account'),
+});
+
 // The entry editor: its chunk (widgets, dialogs, autosave) loads only when an entry opens.
 const newEntryRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -73,7 +85,7 @@ export const revisionsRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/revisions/Revisions'), 'Revisions'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, revisionsRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, revisionsRoute, accountRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

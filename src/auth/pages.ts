@@ -29,6 +29,8 @@ const scriptSource: ByteSource = {
   open: (range) => Readable.from([range ? script.subarray(range.start, range.end + 1) : script]),
 };
 const scriptPath = `${pagesBasePath}/assets/sign-in.js`;
+/** Where a person manages their passkeys and connected apps and signs out: a screen of the panel. */
+export const accountScreenPath = `${pagesBasePath}/admin/account`;
 
 const styles = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1d1d1b}
 main{max-width:26rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:.5rem;box-shadow:0 1px 3px #0002}
@@ -223,27 +225,10 @@ ${returnTo === undefined ? '' : html`<input type="hidden" name="return" value="$
     method: 'get',
     path: '/',
     tag,
-    summary: 'Where a signed-in browser lands: the account and its passkeys',
+    summary: "The account page's old address: the panel's account screen (passkeys, connected apps, sign out)",
     operation: page('account'),
-    result: {
-      kind: 'html',
-      render: () =>
-        layout(
-          'account',
-          'Your account',
-          html`<p id="who">Loading…</p>
-<h2>Passkeys</h2>
-<ul id="passkeys"></ul>
-<form id="add-passkey-form">
-<label for="passkey-name">Name of a new passkey</label>
-<input id="passkey-name" name="name" maxlength="100" placeholder="e.g. Phone">
-<button type="submit">Add a passkey</button>
-</form>
-<h2>Connected apps</h2>
-<ul id="apps"></ul>
-<form id="sign-out-form"><button type="submit">Sign out</button></form>`,
-        ),
-    },
+    // One account screen, the panel's (decisions/0048); bookmarks and links to /_cms/ still arrive there.
+    result: { kind: 'redirect', location: () => accountScreenPath, status: 302 },
   }),
   defineRoute({
     method: 'get',

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, useMatchRoute } from '@tanstack/react-router';
 import { collectionsQuery, meQuery } from '../api/queries';
 import { useT } from '../i18n/i18n';
+import { PaletteLauncher } from '../palette/PaletteLauncher';
 import { canWriteContent } from '../roles';
 
 /**
@@ -15,6 +16,8 @@ export function Shell() {
   const writer = me.data !== undefined && canWriteContent(me.data.item.role);
   // Asked for beside `me`, not after it: a role below Contributor is refused (403) and shown no collections.
   const collections = useQuery(collectionsQuery);
+  // Every role has an account to manage, content or not.
+  const onAccount = Boolean(useMatchRoute()({ to: '/account' }));
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -22,6 +25,7 @@ export function Shell() {
       </a>
       <header className="masthead">
         <span className="brand">{t('app.name')}</span>
+        <PaletteLauncher />
         {me.data && <span className="who">{t('signedInAs', { name: me.data.item.name, role: t('role', { role: me.data.item.role }) })}</span>}
       </header>
       <nav className="sidebar" aria-label={t('nav.label')}>
@@ -48,13 +52,12 @@ export function Shell() {
         )}
         <ul className="nav-end">
           <li>
-            {/* The account page is still the server's own (src/auth/pages.ts) until it becomes a screen here. */}
-            <a href="/_cms/">{t('nav.account')}</a>
+            <Link to="/account">{t('nav.account')}</Link>
           </li>
         </ul>
       </nav>
       <main id="main" className="screen" tabIndex={-1}>
-        {me.isPending ? <p>{t('loading')}</p> : me.data && !writer ? <p>{t('noAccess.body', { role: t('role', { role: me.data.item.role }) })}</p> : <Outlet />}
+        {me.isPending ? <p>{t('loading')}</p> : me.data && !writer && !onAccount ? <p>{t('noAccess.body', { role: t('role', { role: me.data.item.role }) })}</p> : <Outlet />}
       </main>
     </div>
   );

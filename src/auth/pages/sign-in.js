@@ -1,4 +1,5 @@
-// Folio's sign-in pages (src/auth/pages.ts): the browser half of passkeys, setup and invitations.
+// Folio's sign-in pages (src/auth/pages.ts): the browser half of passkeys, setup and invitations
+// (the account's passkeys and connected apps are the panel's account screen, decisions/0048).
 // Served from Folio's own origin (CSP script-src 'self'); no framework, no build step.
 'use strict';
 
@@ -55,32 +56,6 @@ function onSubmit(form, work) {
       if (button) button.disabled = false;
     }
   });
-}
-
-/** The account's connected apps (OAuth grants), each with a button that disconnects it at once. */
-async function listConnectedApps() {
-  const list = document.getElementById('apps');
-  const { items } = await call('GET', '/auth/grants');
-  list.replaceChildren(
-    ...items.map((grant) => {
-      const item = document.createElement('li');
-      const button = Object.assign(document.createElement('button'), { type: 'button', textContent: `Disconnect ${grant.clientName}` });
-      button.addEventListener('click', async () => {
-        button.disabled = true;
-        try {
-          await call('DELETE', `/auth/grants/${encodeURIComponent(grant.id)}`);
-          await listConnectedApps();
-          say(`${grant.clientName} is disconnected.`);
-        } catch (error) {
-          button.disabled = false;
-          say(error.message || String(error), true);
-        }
-      });
-      item.append(`${grant.clientName} (${grant.scopes.join(', ')}) `, button);
-      return item;
-    }),
-  );
-  if (items.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No app is connected.' }));
 }
 
 /** Where a signed-in browser lands when it came from nowhere in particular: the panel (landingPath in src/auth/return-path.ts). */
@@ -141,32 +116,6 @@ const pages = {
       await registerPasskey('First passkey');
       location.assign(landing);
     });
-  },
-  async account() {
-    let me;
-    try {
-      me = await call('GET', '/auth/me');
-    } catch {
-      location.assign('/_cms/sign-in');
-      return;
-    }
-    document.getElementById('who').textContent = `Signed in as ${me.item.name} (${me.item.email})`;
-    const list = document.getElementById('passkeys');
-    const refresh = async () => {
-      const { items } = await call('GET', '/auth/passkey');
-      list.replaceChildren(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item.name })));
-    };
-    await refresh();
-    onSubmit(document.getElementById('add-passkey-form'), async (data) => {
-      await registerPasskey(data.get('name') || undefined);
-      await refresh();
-      say('Passkey added.');
-    });
-    onSubmit(document.getElementById('sign-out-form'), async () => {
-      await call('POST', '/auth/logout');
-      location.assign('/_cms/sign-in');
-    });
-    await listConnectedApps();
   },
 };
 

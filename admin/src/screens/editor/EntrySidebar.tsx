@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ContentCollection } from '../../api/client';
 import { LifecyclePanel } from './LifecyclePanel';
 import { PreviewAndRevisions } from './PreviewAndRevisions';
+import { EntryPanels } from './sidebar/EntryPanels';
 import type { EntrySession, SessionState } from './session';
 
 export interface EntrySidebarProps {
@@ -21,5 +22,11 @@ export function EntrySidebar(props: EntrySidebarProps) {
 }
 
 function sidebarPanels(props: EntrySidebarProps): ReactNode[] {
-  return [<LifecyclePanel key="lifecycle" {...props} />, <PreviewAndRevisions key="preview-revisions" {...props} />];
+  const entry = props.state.entry;
+  return [
+    <LifecyclePanel key="lifecycle" {...props} />,
+    <PreviewAndRevisions key="preview-revisions" {...props} />,
+    // Terms, bylines and translations belong to a saved entry that is not in the trash.
+    entry && !props.state.trashed && <EntryPanels key="entry" collection={props.collection} entry={entry} session={props.session} />,
+  ];
 }

@@ -296,6 +296,32 @@ export class EntrySession {
   }
 
   /**
+   * The entry's byline credits, in order (the sidebar's bylines panel): saved after the edits, with
+   * the `_rev` the session holds, and the answer becomes the session's entry, so the next autosave
+   * goes on from it instead of meeting its own change as a conflict. Answers the entry, or undefined
+   * when it failed (the message says why).
+   */
+  async credit(bylines: string[]): Promise<Entry | undefined> {
+    this.set({ busy: 'credit', message: undefined });
+    try {
+      if (!(await this.flush())) return undefined;
+      const entry = this.state.entry;
+      if (!entry) return undefined;
+      const { item } = await dataOf(
+        api.PUT('/_cms/api/content/{collection}/{id}', { params: { path: { collection: this.collection.slug, id: entry.id } }, body: { bylines, _rev: entry._rev } }),
+        { onUnauthorized: 'throw' },
+      );
+      this.set({ entry: item });
+      return item;
+    } catch (error) {
+      this.set({ message: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    } finally {
+      this.set({ busy: undefined });
+    }
+  }
+
+  /**
    * A life-cycle action, after the edits are saved (publishing what is on screen, not what was
    * saved before). Answers the entry it leads to (the copy, for duplicate), 'deleted', or undefined
    * when it failed (the message says why).

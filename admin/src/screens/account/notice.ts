@@ -1,0 +1,4 @@
+/** What the account screen last said: done (announced politely) or gone wrong (announced at once). */
+export type Notice = { kind: 'done' | 'failed'; text: string } | undefined;
+
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
