@@ -19,6 +19,7 @@ import * as importConnections from './migrations/0014_import_connections.ts';
 import * as webhookOutboxIndexes from './migrations/0015_webhook_outbox_indexes.ts';
 import { pluginEvents } from './migrations/0016_plugin_events.ts';
 import * as pluginEventData from './migrations/0017_plugin_event_data.ts';
+import * as mediaUsage from './migrations/0018_media_usage.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0015_webhook_outbox_indexes': webhookOutboxIndexes,
     '0016_plugin_events': pluginEvents(dialect),
     '0017_plugin_event_data': pluginEventData,
+    '0018_media_usage': mediaUsage,
   };
 }
 
