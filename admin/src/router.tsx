@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { collectionsQuery, entryListQuery, meQuery } from './api/queries';
 import { ListSearch, listView } from './screens/content-list/search';
+import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
 
@@ -38,7 +39,14 @@ export const contentListRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/content-list/ContentList'), 'ContentList'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute]);
+const mediaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/media',
+  validateSearch: MediaSearch,
+  component: lazyRouteComponent(() => import('./screens/media/MediaScreen'), 'MediaScreen'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, mediaRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });
