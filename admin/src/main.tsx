@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { i18n } from './i18n/i18n';
+import { MediaPickerProvider } from './media/MediaPickerProvider';
 import { createPanelRouter } from './router';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -26,7 +27,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <MediaPickerProvider>
+          <RouterProvider router={router} />
+        </MediaPickerProvider>
       </QueryClientProvider>
     </I18nProvider>
   </StrictMode>,

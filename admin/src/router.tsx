@@ -4,6 +4,7 @@ import { collectionsQuery, entryListQuery, entryQuery, meQuery, revisionListQuer
 import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { RevisionsSearch } from './screens/revisions/search';
+import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
 
@@ -85,7 +86,14 @@ export const revisionsRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/revisions/Revisions'), 'Revisions'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, revisionsRoute, accountRoute]);
+const mediaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/media',
+  validateSearch: MediaSearch,
+  component: lazyRouteComponent(() => import('./screens/media/MediaScreen'), 'MediaScreen'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -2,6 +2,7 @@ import type { Transaction } from '../db/dialect.ts';
 import { emitEntryChange } from '../plugins/events.ts';
 import { indexEntryChange } from '../search/indexer.ts';
 import type { EntryChange, EntryChangeListener, ListenerContext } from './changes.ts';
+import { recordMediaUsage } from './media-usage.ts';
 
 declare module '../core/context.ts' {
   interface ContextServices {
@@ -12,15 +13,15 @@ declare module '../core/context.ts' {
 
 /**
  * The one ordered list of what hears of an entry change, fixed when a process starts: the search
- * index, then the plugins' hooks, then whatever the process adds (tests add recorders). It can only be
- * made here, so no process (server, job runner, CLI, importer) can build a context that leaves the
- * index or the plugins out.
+ * index, where media items are used (decisions/0045), then the plugins' hooks, then whatever the
+ * process adds (tests add recorders). It can only be made here, so no process (server, job runner,
+ * CLI, importer) can build a context that leaves the index, the usage or the plugins out.
  */
 export class EntryListeners {
   private readonly listeners: readonly EntryChangeListener[];
 
   private constructor(added: readonly EntryChangeListener[]) {
-    this.listeners = [indexEntryChange, emitEntryChange, ...added];
+    this.listeners = [indexEntryChange, recordMediaUsage, emitEntryChange, ...added];
   }
 
   static of(added: readonly EntryChangeListener[] = []): EntryListeners {

@@ -128,6 +128,12 @@ export async function entryLinks(db: Db, table: string, ids: string[]): Promise<
     .execute()) as EntryLinkRow[];
 }
 
+/** Those of `ids` that exist in a table, trashed ones too, whole: one statement for any number. */
+export async function entriesByIds(db: Db, table: string, ids: string[]): Promise<EntryRow[]> {
+  if (ids.length === 0) return [];
+  return (await entries(db).selectFrom(table).selectAll().where('_id', 'in', ids).execute()) as EntryRow[];
+}
+
 /** Entries other than `exceptId` holding `value` in a unique column, in a locale. */
 export async function valueTaken(db: Db, table: string, column: string, value: unknown, locale: string, exceptId?: string): Promise<boolean> {
   let query = entries(db).selectFrom(table).select('_id').where(column, '=', value).where('_locale', '=', locale);

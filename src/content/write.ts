@@ -17,8 +17,8 @@ import * as store from './store.ts';
  * The one way an entry changes. Every write of an entry row goes through `writeEntry`, in the
  * caller's transaction: it writes the row, keeps what belongs to the row in step (its schedule and
  * revisions), then hands a typed change event to the one list of listeners fixed at start
- * (`ctx.entryListeners`, content/listeners.ts: the search index, the plugins' hooks, then any a
- * test adds). A listener that throws rolls the whole write back.
+ * (`ctx.entryListeners`, content/listeners.ts: the search index, the media usage, the plugins'
+ * hooks, then any a test adds). A listener that throws rolls the whole write back.
  *
  * Revisions are written here rather than by a listener: they are the entry's own history (deleted
  * with it), every process that writes entries (server, scheduler, CLI, importer) must keep them

@@ -20,6 +20,7 @@ import * as webhookOutboxIndexes from './migrations/0015_webhook_outbox_indexes.
 import { pluginEvents } from './migrations/0016_plugin_events.ts';
 import * as pluginEventData from './migrations/0017_plugin_event_data.ts';
 import * as previewGrants from './migrations/0018_preview_grants.ts';
+import * as mediaUsage from './migrations/0019_media_usage.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -43,6 +44,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016_plugin_events': pluginEvents(dialect),
     '0017_plugin_event_data': pluginEventData,
     '0018_preview_grants': previewGrants,
+    '0019_media_usage': mediaUsage,
   };
 }
 

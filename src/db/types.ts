@@ -120,6 +120,17 @@ export interface MediaTable {
   updated_at: string;
 }
 
+/**
+ * Which entries name which media items (decisions/0045): one row per item, entry and field, kept by
+ * an entry listener inside every entry write, so "where is this file used" is an indexed read.
+ */
+export interface MediaUsageTable {
+  media_id: string;
+  entry_id: string;
+  collection_id: string;
+  field_id: string;
+}
+
 /** An image made from a media item by a transform, stored once and served from storage after. */
 export interface MediaDerivativesTable {
   media_id: string;
@@ -332,6 +343,7 @@ export interface Database {
   media_derivatives: MediaDerivativesTable;
   media_upload_grants: MediaUploadGrantsTable;
   preview_grants: PreviewGrantsTable;
+  media_usage: MediaUsageTable;
   taxonomies: TaxonomiesTable;
   taxonomy_collections: TaxonomyCollectionsTable;
   terms: TermsTable;

@@ -24,6 +24,7 @@ export const listMedia = defineOperation({
     const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, 2);
     const rows = await store.listMedia(ctx.db, {
       mimePrefix: input.mimeType,
+      text: input.q,
       after: after && { createdAt: String(after[0]), id: String(after[1]) },
       limit: input.limit,
     });
@@ -45,7 +46,7 @@ export const getMedia = defineOperation({
   },
 });
 
-/** Alternative text, caption and the recorded dimensions; the file itself never changes. */
+/** Alternative text, caption, title and the recorded dimensions; the file itself never changes. */
 export const updateMedia = defineOperation({
   name: 'media.update',
   access: mediaWrite,

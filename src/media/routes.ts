@@ -10,6 +10,8 @@ import {
   MediaDeletedResponse,
   MediaListResponse,
   MediaParams,
+  MediaUsageQuery,
+  MediaUsageResponse,
   RegisterMediaBody,
   UpdateMediaBody,
   UploadResponse,
@@ -18,6 +20,7 @@ import {
 } from './schemas.ts';
 import { serveMediaFile } from './serve.ts';
 import { createUploadUrl, receiveDirectUpload, uploadMedia } from './upload.ts';
+import { mediaUsage } from './usage.ts';
 
 const tag = 'Media';
 
@@ -26,7 +29,7 @@ const uploadLimit = { fromConfig: (config: { media: { uploadLimit: number } }) =
 const directUploadLimit = { fromConfig: (config: { media: { uploadLimit: number } }) => config.media.uploadLimit, description: 'MEDIA_UPLOAD_LIMIT (default 100 MB)' };
 
 export const mediaRoutes = [
-  defineRoute({ method: 'get', path: '/media', tag, summary: 'Media items, newest first', operation: listMedia, query: ListMediaQuery, response: MediaListResponse }),
+  defineRoute({ method: 'get', path: '/media', tag, summary: 'Media items, newest first; mimeType and q narrow them', operation: listMedia, query: ListMediaQuery, response: MediaListResponse }),
   defineRoute({
     method: 'post',
     path: '/media',
@@ -80,6 +83,16 @@ export const mediaRoutes = [
     result: { kind: 'bytes', source: (file) => file, cacheControl: 'public, max-age=31536000, immutable', headers: { 'cross-origin-resource-policy': 'cross-origin' } },
   }),
   defineRoute({ method: 'get', path: '/media/:id', tag, summary: 'Get a media item', operation: getMedia, params: MediaParams, response: MediaItemResponse }),
-  defineRoute({ method: 'put', path: '/media/:id', tag, summary: 'Change alt text, caption or recorded dimensions', operation: updateMedia, params: MediaParams, body: UpdateMediaBody, response: MediaItemResponse }),
+  defineRoute({
+    method: 'get',
+    path: '/media/:id/usage',
+    tag,
+    summary: 'The entries whose image, file or Portable Text fields name the item (trashed ones too), by entry id',
+    operation: mediaUsage,
+    params: MediaParams,
+    query: MediaUsageQuery,
+    response: MediaUsageResponse,
+  }),
+  defineRoute({ method: 'put', path: '/media/:id', tag, summary: 'Change alt text, caption, title or recorded dimensions', operation: updateMedia, params: MediaParams, body: UpdateMediaBody, response: MediaItemResponse }),
   defineRoute({ method: 'delete', path: '/media/:id', tag, summary: 'Delete a media item, its file and its derived images', operation: deleteMedia, params: MediaParams, response: MediaDeletedResponse }),
 ];

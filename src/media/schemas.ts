@@ -17,6 +17,7 @@ const MimeType = z
 const Pixels = z.number().int().min(1).max(100_000).describe('Pixels, a whole number from 1');
 const Alt = z.string().max(1000).nullable().describe('Alternative text; null clears it');
 const Caption = z.string().max(5000).nullable().describe('Caption; null clears it');
+const Title = z.string().max(500).nullable().describe('Title; null clears it');
 const MimePrefix = z
   .string()
   .max(127)
@@ -26,12 +27,17 @@ const MimePrefix = z
 
 export const MediaParams = z.object({ id: MediaId });
 
-export const ListMediaQuery = z.object({ mimeType: MimePrefix.optional(), ...pageQuery(20) });
+export const ListMediaQuery = z.object({
+  mimeType: MimePrefix.optional(),
+  q: z.string().trim().min(1).max(200).optional().describe('Only items whose file name, title, alternative text or caption contains this (any case)'),
+  ...pageQuery(20),
+});
 
 /** `PUT /media/:id` and `media_update`: the description of the file, never the file itself. */
 export const UpdateMediaBody = z.strictObject({
   alt: Alt.optional(),
   caption: Caption.optional(),
+  title: Title.optional(),
   width: Pixels.optional(),
   height: Pixels.optional(),
 });
@@ -78,7 +84,7 @@ export const MediaSchema = z
     url: z.string().describe('Absolute URL of the file'),
     alt: z.string().nullable(),
     caption: z.string().nullable(),
-    title: z.string().nullable().describe('The title of an imported attachment'),
+    title: z.string().nullable().describe('A title for people (an imported attachment keeps its own)'),
     storageKey: z.string(),
     contentHash: z.string().nullable().describe('SHA-256 of the bytes, hex; null while a registered file has not arrived'),
     createdAt: z.string(),
@@ -92,6 +98,27 @@ export const MediaItemResponse = z.object({ item: MediaSchema });
 export const UploadResponse = z.object({ item: MediaSchema, created: z.boolean().describe('false when the same bytes were already stored: the existing item') });
 export const MediaDeletedResponse = z.object({ success: z.literal(true), id: z.string() });
 export const MediaListResponse = z.object({ items: z.array(MediaSchema), nextCursor: z.string().optional() });
+
+export const MediaUsageQuery = z.object(pageQuery(50));
+
+const UsingEntry = z
+  .object({
+    id: z.string().describe('Entry id'),
+    collection: z.string().describe('Collection slug'),
+    slug: z.string(),
+    locale: z.string(),
+    title: z.string().describe("The entry's title field, or its slug when it has none"),
+    status: z.string().describe('draft, published or scheduled'),
+    deletedAt: z.string().nullable().describe('Set when the entry is in the trash (it still names the item)'),
+    fields: z.array(z.string()).describe('The fields (slugs) whose values name the item: image, file, or image and file blocks of Portable Text'),
+  })
+  .meta({ id: 'MediaUsingEntry' });
+
+export const MediaUsageResponse = z.object({
+  items: z.array(UsingEntry),
+  total: z.number().describe('Entries naming the item, in every page'),
+  nextCursor: z.string().optional(),
+});
 
 export const fitModes = ['cover', 'contain', 'inside'] as const;
 export const transformFormats = ['webp', 'avif', 'jpeg', 'png'] as const;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { isForeignKeyViolation, startsWith, succeedsUnlessTaken } from '../db/dialect.ts';
+import { containsInsensitive, isForeignKeyViolation, startsWith, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { MediaDerivativesTable, MediaTable, MediaUploadGrantsTable } from '../db/types.ts';
 
 /** The SQL of the media library. */
@@ -28,10 +28,16 @@ export async function findMediaByHash(db: Db, contentHash: string): Promise<Medi
   return db.kysely.selectFrom('media').selectAll().where('content_hash', '=', contentHash).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
 }
 
+/** The text `q` of `GET /media` looks in. */
+const searchedColumns = ['filename', 'title', 'alt', 'caption'] as const;
+
 /** A page newest first, after the (createdAt, id) of the cursor's row; `limit + 1` rows tell whether more follow. */
-export async function listMedia(db: Db, options: { mimePrefix?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<MediaRow[]> {
+export async function listMedia(db: Db, options: { mimePrefix?: string; text?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<MediaRow[]> {
   let query = db.kysely.selectFrom('media').selectAll();
   if (options.mimePrefix !== undefined) query = query.where(startsWith('mime_type', options.mimePrefix));
+  // A pass over the rows walked in date order (no text index): a library holds thousands of items, not millions.
+  const text = options.text;
+  if (text !== undefined) query = query.where((eb) => eb.or(searchedColumns.map((column) => containsInsensitive(column, text))));
   const after = options.after;
   if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute();

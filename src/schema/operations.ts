@@ -15,6 +15,8 @@ import { fieldType } from '../fields/registry.ts';
 import { checkFieldValue, defaultValueFor, isBlankValue } from '../fields/values.ts';
 import { isSearchable, shapesDocuments, titleField } from '../search/documents.ts';
 import { reindexCollection } from '../search/indexer.ts';
+import { mediaNamingTypes } from '../core/media-references.ts';
+import { deleteFieldUsage } from '../media/usage-store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import { collectionsWithFields, lockCollection, requireCollection } from './lookup.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
@@ -272,6 +274,8 @@ export const updateField = defineOperation({
         }
       }
       await store.touchCollection(db, collection.id, next.updatedAt);
+      // image and file name items alike; to json, the values no longer name any (decisions/0045).
+      if (mediaNamingTypes.has(field.type) && !mediaNamingTypes.has(next.type)) await deleteFieldUsage(db, field.id);
       const reindex = next.searchable !== field.searchable || (next.type !== field.type && shapesDocuments(collection.fields, field));
       if (isSearchable(collection) && reindex) await reindexCollection(db, await requireCollection(db, collection.slug));
       return { item: next };
@@ -288,6 +292,7 @@ export const deleteField = defineOperation({
       const field = requireField(collection, input.fieldSlug);
       await store.deleteFieldRow(db, field.id);
       await dropFieldColumn(db, collection.tableName, field.slug, field.id);
+      await deleteFieldUsage(db, field.id);
       await store.touchCollection(db, collection.id, isoNow(ctx.clock));
       if (isSearchable(collection) && shapesDocuments(collection.fields, field)) await reindexCollection(db, await requireCollection(db, collection.slug));
       return { success: true as const };

@@ -79,3 +79,25 @@ export function revisionListQuery(collection: string, id: string) {
     queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}/{id}/revisions', { params: { path: { collection, id }, query: { limit: 100 } } })),
   });
 }
+
+/** What the media library shows: its search text and a type, a MIME type prefix (`image/`). */
+export type MediaFilter = { q?: string; mimeType?: string };
+
+/** The library newest first, page after page (GET /media's cursor). */
+export function mediaListQuery(filter: MediaFilter) {
+  return infiniteQueryOptions({
+    queryKey: ['media', 'list', filter],
+    queryFn: ({ pageParam }) => dataOf(api.GET('/_cms/api/media', { params: { query: { ...filter, limit: 60, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor,
+  });
+}
+
+/** The entries that name a media item (the first 100: a warning names them, it does not list thousands). */
+export function mediaUsageQuery(id: string) {
+  return queryOptions({
+    queryKey: ['media', 'usage', id],
+    queryFn: () => dataOf(api.GET('/_cms/api/media/{id}/usage', { params: { path: { id }, query: { limit: 100 } } })),
+    staleTime: 0,
+  });
+}

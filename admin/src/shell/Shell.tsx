@@ -35,6 +35,11 @@ export function Shell() {
               {t('nav.dashboard')}
             </Link>
           </li>
+          {writer && (
+            <li>
+              <Link to="/media">{t('nav.media')}</Link>
+            </li>
+          )}
         </ul>
         {writer && collections.data && collections.data.items.length > 0 && (
           <>
