@@ -5,3 +5,8 @@ export const roles = { subscriber: 10, contributor: 20, author: 30, editor: 40, 
 export function canWriteContent(role: number): boolean {
   return role >= roles.contributor;
 }
+
+/** Publishing, unpublishing and scheduling are for Authors and up: a Contributor drafts (src/content/access.ts). */
+export function canPublish(role: number): boolean {
+  return role >= roles.author;
+}
