@@ -140,7 +140,8 @@ describe('in a browser', () => {
   const cspViolations: string[] = [];
   const expectAccessible = (screen: string) => expectPageAccessible(page, screen);
 
-  const rowTitles = () => page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:first-child').allTextContents();
+  // The first cell of a row is its selection checkbox (decisions/0047), the title the second.
+  const rowTitles = () => page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -223,7 +224,7 @@ describe('in a browser', () => {
     await statusFilter.getByText('Published').click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'published' && url.searchParams.get('sort') === 'title');
     await eventually(async () => (await rowTitles()).slice(0, 2)).toEqual(['Post 300', 'Post 297']);
-    const statuses = await page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
+    const statuses = await page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(3)').allTextContents();
     expect(new Set(statuses)).toEqual(new Set(['Published']));
     await expectAccessible('filtered content list');
 
@@ -239,7 +240,7 @@ describe('in a browser', () => {
     await page.waitForURL((url) => url.searchParams.get('status') === 'trash');
     await eventually(() => rowTitles()).toEqual(['Post 003']);
     expect(await page.getByRole('button', { name: 'Sort by Title' }).count()).toBe(0);
-    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Title', 'Status', 'Rank', 'Deleted']);
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['', 'Title', 'Status', 'Rank', 'Deleted']);
     await expectAccessible('trash');
 
     // Columns: chosen from the fields and dates, kept in the URL too.
@@ -251,10 +252,10 @@ describe('in a browser', () => {
     await choices.getByText('Created').click();
     await page.waitForURL((url) => url.searchParams.get('columns') === 'status,updatedAt,createdAt');
     const headings = async () => (await page.getByRole('columnheader').allTextContents()).map((text) => text.replace(/[▲▼]/g, ''));
-    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
+    await eventually(headings).toEqual(['', 'Title', 'Status', 'Updated', 'Created']);
     await expectAccessible('columns chosen');
     await page.reload();
-    await eventually(headings).toEqual(['Title', 'Status', 'Updated', 'Created']);
+    await eventually(headings).toEqual(['', 'Title', 'Status', 'Updated', 'Created']);
     expect(cspViolations).toEqual([]);
   });
 

@@ -14,6 +14,7 @@ let readOnlyToken: string;
 let noContentToken: string;
 let subscriberToken: string;
 let contributorToken: string;
+let authorToken: string;
 
 interface CallOptions {
   body?: unknown;
@@ -67,6 +68,7 @@ beforeAll(async () => {
   noContentToken = (await t.userWithToken(40, ['media:read'])).token;
   subscriberToken = (await t.userWithToken(10, ['content:read'])).token;
   contributorToken = (await t.userWithToken(20, ['content:read', 'content:write'])).token;
+  authorToken = (await t.userWithToken(30, ['content:read', 'content:write'])).token;
 });
 afterAll(() => t.close());
 
@@ -76,7 +78,9 @@ describe('publish and unpublish', () => {
     expect(entry.status).toBe('draft');
     expectError(await call('GET', `/content/posts/${entry.id}`, { token: subscriberToken }), 404, 'NOT_FOUND');
     t.clock.advance(1000);
-    const item = ok(await call('POST', `/content/posts/${entry.id}/publish`, { token: contributorToken })).item;
+    // A Contributor drafts; publishing is an Author's (issue 31).
+    expectError(await call('POST', `/content/posts/${entry.id}/publish`, { token: contributorToken }), 403, 'FORBIDDEN');
+    const item = ok(await call('POST', `/content/posts/${entry.id}/publish`, { token: authorToken })).item;
     expect(item).toMatchObject({ id: entry.id, status: 'published', publishedAt: t.clock.now().toISOString(), data: entry.data });
     expect(item).not.toHaveProperty('liveData');
     expect(item.updatedAt > entry.updatedAt).toBe(true);

@@ -9,7 +9,7 @@ import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, entryItem, isLive, liveData, toColumns, type Entry } from './entries.ts';
 import { fillMediaValues } from './media-values.ts';
 import { loadEntry, viewOf } from './lookup.ts';
-import { contentEditorRead, contentRead, contentWrite } from './access.ts';
+import { contentEditorRead, contentPublish, contentRead, contentWrite } from './access.ts';
 import { brokenReferences, generateSlug, mapUniqueViolation } from './saving.ts';
 import * as store from './store.ts';
 import { newEntryRow, publishRow, statusChanges, writeEntry, type EntryWrite } from './write.ts';
@@ -27,10 +27,14 @@ async function change(ctx: AuthorizedContext, db: Transaction, collection: Loade
   return entryItem(ctx, db, collection, await writeEntry(ctx, db, collection, write), 'editor');
 }
 
-function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>, includeTrashed = false) {
+function entryOperation(
+  name: string,
+  run: (ctx: AuthorizedContext, db: Transaction, collection: LoadedCollection, row: store.EntryRow) => Promise<EntryItem>,
+  { includeTrashed = false, rule = contentWrite }: { includeTrashed?: boolean; rule?: typeof contentWrite } = {},
+) {
   return defineOperation({
     name,
-    access: contentWrite,
+    access: rule,
     async run(ctx, input: EntryRef): Promise<EntryItem> {
       return inTransaction(ctx.db, async (db) => {
         const { collection, row } = await loadEntry(ctx, db, input, { lock: true, includeTrashed });
@@ -41,16 +45,16 @@ function entryOperation(name: string, run: (ctx: AuthorizedContext, db: Transact
 }
 
 export const publishEntry = entryOperation('content.publish', async (ctx, db, collection, row) =>
-  entryItem(ctx, db, collection, await publishRow(ctx, db, collection, row), 'editor'),
+  entryItem(ctx, db, collection, await publishRow(ctx, db, collection, row), 'editor'), { rule: contentPublish },
 );
 
 export const unpublishEntry = entryOperation('content.unpublish', (ctx, db, collection, row) =>
-  change(ctx, db, collection, { kind: 'unpublished', row, changes: statusChanges('draft', isoNow(ctx.clock)) }),
+  change(ctx, db, collection, { kind: 'unpublished', row, changes: statusChanges('draft', isoNow(ctx.clock)) }), { rule: contentPublish },
 );
 
 export const scheduleEntry = defineOperation({
   name: 'content.schedule',
-  access: contentWrite,
+  access: contentPublish,
   async run(ctx, input: EntryRef & { scheduledAt: string }): Promise<EntryItem> {
     // A date-time, not a bare date: a publication time must say when in the day.
     const at = /t/i.test(input.scheduledAt) ? normalizeDateTime(input.scheduledAt) : undefined;
@@ -67,14 +71,14 @@ export const scheduleEntry = defineOperation({
 export const unscheduleEntry = entryOperation('content.unschedule', async (ctx, db, collection, row) => {
   if (row._status !== 'scheduled') return entryItem(ctx, db, collection, row, 'editor');
   return change(ctx, db, collection, { kind: 'unscheduled', row, changes: { _status: isLive(row) ? 'published' : 'draft', _scheduled_at: null } });
-});
+}, { rule: contentPublish });
 
 /** Takes an entry out of the trash with the status it had; one not in the trash is left as it is. */
 export const restoreEntry = entryOperation(
   'content.restore',
   async (ctx, db, collection, row) =>
     row._deleted_at === null ? entryItem(ctx, db, collection, row, 'editor') : change(ctx, db, collection, { kind: 'restored', row, changes: { _deleted_at: null } }),
-  true,
+  { includeTrashed: true },
 );
 
 export const permanentlyDeleteEntry = defineOperation({

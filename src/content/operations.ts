@@ -4,7 +4,7 @@ import { isoNow } from '../core/clock.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { defineOperation, type AuthorizedContext } from '../core/operation.ts';
-import { contentEditorRead, contentListRead, contentRead, contentWrite } from './access.ts';
+import { contentCreate, contentEditorRead, contentListRead, contentRead, contentUpdate, contentWrite } from './access.ts';
 import { toPage, type Page } from '../core/pagination.ts';
 import { dataBeforeSave } from '../plugins/events.ts';
 import { creditIssues, creditsColumn } from '../bylines/credits.ts';
@@ -115,7 +115,7 @@ export const getEntry = defineOperation({
 
 export const createEntry = defineOperation({
   name: 'content.create',
-  access: contentWrite,
+  access: contentCreate,
   async run(ctx, given: { collection: string } & z.output<typeof CreateEntryBody>): Promise<EntryItem> {
     // Plugins see the data before it is checked, so what they change is checked like the caller's own.
     const input = { ...given, data: await dataBeforeSave(ctx, { operation: 'create', collection: given.collection, data: given.data }) };
@@ -165,7 +165,7 @@ async function requireTranslationSource(db: Db, collection: LoadedCollection, re
 
 export const updateEntry = defineOperation({
   name: 'content.update',
-  access: contentWrite,
+  access: contentUpdate,
   async run(ctx, given: EntryRef & z.output<typeof UpdateEntryBody>): Promise<EntryItem> {
     const data = await dataBeforeSave(ctx, { operation: 'update', collection: given.collection, entryId: given.id, data: given.data ?? {} });
     const input = { ...given, data };

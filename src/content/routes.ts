@@ -4,9 +4,12 @@ import type { Operation } from '../core/operation.ts';
 import type { Entry } from './entries.ts';
 import { defineRoute } from '../http/route.ts';
 import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry, unscheduleEntry } from './lifecycle.ts';
+import { bulkContent } from './bulk.ts';
 import { listContentCollections } from './collections.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
 import {
+  BulkBody,
+  BulkResponse,
   CollectionParams,
   CompareResponse,
   ContentCollectionsQuery,
@@ -61,6 +64,16 @@ export const contentRoutes = [
     params: CollectionParams,
     query: ListEntriesQuery,
     response: EntryListResponse,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/content/:collection/bulk',
+    tag,
+    summary: 'One action (publish, unpublish, trash, restore, delete for good) on up to 100 entries, answered per entry',
+    operation: bulkContent,
+    params: CollectionParams,
+    body: BulkBody,
+    response: BulkResponse,
   }),
   defineRoute({ method: 'get', path: entryPath, tag, summary: 'Get an entry by id or slug', operation: getEntry, params: EntryParams, query: GetEntryQuery, response: EntryItemResponse }),
   defineRoute({

@@ -105,3 +105,25 @@ export const ContentCollectionsResponse = z.object({
     }).meta({ id: 'ContentCollection' }),
   ),
 });
+
+export const bulkActions = ['publish', 'unpublish', 'trash', 'restore', 'delete'] as const;
+
+export const BulkBody = z.strictObject({
+  action: z.enum(bulkActions).describe('What happens to each entry: publish, unpublish, trash (move to the trash), restore (out of the trash), delete (for good; the entry must be in the trash)'),
+  ids: z
+    .array(z.string().min(1).max(200).describe('Entry id (ULID) or slug'))
+    .min(1)
+    .max(100)
+    .describe('The entries, 1 to 100; each is acted on and answered on its own, in this order'),
+});
+
+export const BulkResult = z.union([
+  z.object({ id: z.string(), ok: z.literal(true) }),
+  z.object({
+    id: z.string(),
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string() }).describe("Why this entry was refused, as the single entry's endpoint would answer"),
+  }),
+]);
+
+export const BulkResponse = z.object({ items: z.array(BulkResult).describe('One result per id, in the order given') });

@@ -75,3 +75,16 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   });
   expect(violations, screen).toEqual([]);
 }
+
+/** The titles of a content list's rendered rows, in order (the first cell of a row is its selection checkbox). */
+export function listRowTitles(page: Page): Promise<string[]> {
+  return page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
+}
+
+/**
+ * Ticks or unticks a React Aria checkbox by its name as a person does, clicking what they see: its
+ * input is visually hidden inside the label, which takes the click.
+ */
+export async function clickCheckbox(page: Page, name: string): Promise<void> {
+  await page.locator('label').filter({ has: page.getByRole('checkbox', { name, exact: true }) }).click();
+}

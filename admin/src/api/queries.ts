@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { api, dataOf } from './client';
+import { api, dataOf, type Entry } from './client';
 
 /** What the panel reads, one definition each, shared by the screens that show it (TanStack Query keys). */
 
@@ -28,6 +28,7 @@ export type ListParams = {
   orderBy?: string;
   order?: 'asc' | 'desc';
   author?: string;
+  term?: string;
 };
 
 /** One page of a collection's entries. */
@@ -38,18 +39,39 @@ export function entryPageQuery(collection: string, params: ListParams & { limit:
   });
 }
 
-/** What a list shows: entries as GET /content/:collection filters and orders them, or the trash. */
-export type ListView = ListParams | { status: 'trash' };
+/** What a list shows: entries as GET /content/:collection filters and orders them, the trash, or the matches of a search. */
+export type ListView = ListParams | { status: 'trash' } | { search: string };
 
-/** A collection's entries page after page, each page asked for with the previous one's cursor. */
+/** One row of a list: an entry, or a search's match (its title and the passage that matched, as text). */
+export type ListRow = { id: string; entry: Entry } | { id: string; match: { title: string; snippet: string } };
+
+/** The search's passage without its `<mark>` tags, as plain text (the table shows text, never markup). */
+function snippetText(html: string): string {
+  return new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+}
+
+/**
+ * A collection's entries page after page, each page asked for with the previous one's cursor. A
+ * search goes through /search (the working values editors see, this collection only), whose answer
+ * is bare JSON, not the envelope.
+ */
 export function entryListQuery(collection: string, view: ListView) {
   return infiniteQueryOptions({
     queryKey: ['entries', collection, view, 'all'],
-    queryFn: ({ pageParam }) => {
-      const page = { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) };
-      return view.status === 'trash'
-        ? dataOf(api.GET('/_cms/api/content/{collection}/trash', { params: { path: { collection }, query: page } }))
-        : dataOf(api.GET('/_cms/api/content/{collection}', { params: { path: { collection }, query: { ...view, ...page } } }));
+    queryFn: async ({ pageParam }): Promise<{ items: ListRow[]; nextCursor?: string }> => {
+      const cursor = pageParam ? { cursor: pageParam } : {};
+      if ('search' in view) {
+        const query = { q: view.search, collections: collection, status: 'draft' as const, limit: 50, ...cursor };
+        const { data, error, response } = await api.GET('/_cms/api/search', { params: { query } });
+        if (!data) return dataOf(Promise.resolve({ error, response }));
+        return { items: data.results.map((hit) => ({ id: hit.id, match: { title: hit.title, snippet: snippetText(hit.snippet) } })), nextCursor: data.nextCursor };
+      }
+      const page = { limit: 100, ...cursor };
+      const entries =
+        view.status === 'trash'
+          ? await dataOf(api.GET('/_cms/api/content/{collection}/trash', { params: { path: { collection }, query: page } }))
+          : await dataOf(api.GET('/_cms/api/content/{collection}', { params: { path: { collection }, query: { ...view, ...page } } }));
+      return { items: entries.items.map((entry) => ({ id: entry.id, entry })), nextCursor: entries.nextCursor };
     },
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor,
@@ -99,5 +121,46 @@ export function mediaUsageQuery(id: string) {
     queryKey: ['media', 'usage', id],
     queryFn: () => dataOf(api.GET('/_cms/api/media/{id}/usage', { params: { path: { id }, query: { limit: 100 } } })),
     staleTime: 0,
+  });
+}
+
+/** What the list's selection can do, as `POST /content/:collection/bulk` names it. */
+export type BulkAction = 'publish' | 'unpublish' | 'trash' | 'restore' | 'delete';
+
+/**
+ * One action on every id, 100 at a time (the endpoint's limit), in order; the answers per id, the
+ * refusals among them.
+ */
+export async function runBulkAction(collection: string, action: BulkAction, ids: readonly string[]) {
+  const results = [];
+  for (let start = 0; start < ids.length; start += 100) {
+    const body = { action, ids: ids.slice(start, start + 100) };
+    results.push(...(await dataOf(api.POST('/_cms/api/content/{collection}/bulk', { params: { path: { collection } }, body }))).items);
+  }
+  return results;
+}
+
+/** The taxonomy definitions, with the collections each applies to. */
+export const taxonomiesQuery = queryOptions({
+  queryKey: ['taxonomies'],
+  queryFn: () => dataOf(api.GET('/_cms/api/taxonomies')),
+  staleTime: 60_000,
+});
+
+/** Every term of a taxonomy, page after page (a picker narrows them as the person types). */
+export function termsQuery(taxonomy: string) {
+  return queryOptions({
+    queryKey: ['terms', taxonomy],
+    queryFn: async () => {
+      const terms = [];
+      let cursor: string | undefined;
+      do {
+        const page = await dataOf(api.GET('/_cms/api/taxonomies/{name}/terms', { params: { path: { name: taxonomy }, query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        terms.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return terms;
+    },
+    staleTime: 60_000,
   });
 }

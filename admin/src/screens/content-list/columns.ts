@@ -98,3 +98,13 @@ export function shownColumns(collection: ContentCollection, chosen: readonly str
     { id: 'deletedAt', label: { message: 'column.deletedAt' }, value: (entry) => entry.deletedAt ?? '', kind: 'date' },
   ];
 }
+
+/**
+ * The columns of a search's matches: /search answers each with its title and the passage that
+ * matched, not the entry's values, so the other columns have nothing to show; nothing sorts (best
+ * match first).
+ */
+export function searchColumns(collection: ContentCollection): Column[] {
+  const { sortKey: _unsorted, ...title } = availableColumns(collection)[0]!;
+  return [title, { id: 'match', label: { message: 'list.match' }, value: () => '', kind: 'text' }];
+}

@@ -6,7 +6,7 @@ export const listStatuses = ['draft', 'published', 'scheduled'] as const;
 export const listFilters = [...listStatuses, 'trash'] as const;
 
 /**
- * A list's state in its URL, so a view can be shared: the status shown, the sort and the columns. A value that does
+ * A list's state in its URL, so a view can be shared: the status shown, the sort, the columns, the search and the filters. A value that does
  * not parse (an old link, a hand-edited one) falls back to the default instead of failing the screen.
  */
 export const ListSearch = z.object({
@@ -15,6 +15,12 @@ export const ListSearch = z.object({
   order: z.catch(z.optional(z.enum(['asc', 'desc'])), undefined),
   /** The columns shown besides the title, by id, comma-separated; absent: the collection's default ones. */
   columns: z.catch(z.optional(z.string().check(z.maxLength(4000))), undefined),
+  /** Words searched for through the API's /search, within the collection; the table then shows the best matches. */
+  q: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(500))), undefined),
+  /** Only entries with this term, as the API's `term` filter takes it: `taxonomy:term-slug`. */
+  term: z.catch(z.optional(z.string().check(z.regex(/^[a-z][a-z0-9_-]*:[^:]+$/), z.maxLength(264))), undefined),
+  /** Only entries this user created (a user id). */
+  author: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(200))), undefined),
 });
 
 export type ListSearch = z.output<typeof ListSearch>;
@@ -24,9 +30,12 @@ export const defaultSort = { sort: 'updatedAt', order: 'desc' } as const;
 
 /**
  * What a list asks the API for, from its URL: the same query key in the route's loader and the
- * screen. The trash has one order, the most recently deleted first, so it takes no sort.
+ * screen. The trash has one order, the most recently deleted first, so it takes no sort; a search
+ * has its own (best match first) and the API's /search takes no filter but the collection.
  */
 export function listView(search: ListSearch): ListView {
   if (search.status === 'trash') return { status: 'trash' };
-  return { status: search.status, orderBy: search.sort ?? defaultSort.sort, order: search.order ?? defaultSort.order };
+  if (search.q !== undefined) return { search: search.q };
+  const filters = { ...(search.term ? { term: search.term } : {}), ...(search.author ? { author: search.author } : {}) };
+  return { status: search.status, orderBy: search.sort ?? defaultSort.sort, order: search.order ?? defaultSort.order, ...filters };
 }
