@@ -6,7 +6,7 @@ import './launcher.css';
 // The palette itself (its dialog, list and searches) is its own chunk, fetched the first time it opens.
 const CommandPalette = lazy(() => import('./CommandPalette').then((module) => ({ default: module.CommandPalette })));
 
-/** Ctrl-K (Cmd-K on a Mac) anywhere in the panel. */
+/** Ctrl-K (Cmd-K on a Mac) anywhere in the panel but rich text. */
 function isPaletteKey(event: KeyboardEvent): boolean {
   return event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
 }
@@ -22,6 +22,8 @@ export function PaletteLauncher() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isPaletteKey(event)) return;
+      // In rich text, Ctrl-K adds a link (the Portable Text field's own shortcut): the text keeps it.
+      if (event.defaultPrevented || (event.target instanceof Element && event.target.closest('[contenteditable="true"]'))) return;
       // The browser's own Ctrl-K (its address bar's search) would take the keys from the panel.
       event.preventDefault();
       setOpen(true);
