@@ -147,20 +147,23 @@ export const taxonomiesQuery = queryOptions({
   staleTime: 60_000,
 });
 
-/** Every term of a taxonomy, page after page (a picker narrows them as the person types). */
+/** Every page of a cursor-paged list, one after the other (terms, bylines: small lists, read whole to be searched in the browser). */
+export async function everyPage<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await page(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor !== undefined);
+  return items;
+}
+
+/** Every term of a taxonomy (a picker narrows them as the person types). */
 export function termsQuery(taxonomy: string) {
   return queryOptions({
     queryKey: ['terms', taxonomy],
-    queryFn: async () => {
-      const terms = [];
-      let cursor: string | undefined;
-      do {
-        const page = await dataOf(api.GET('/_cms/api/taxonomies/{name}/terms', { params: { path: { name: taxonomy }, query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
-        terms.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return terms;
-    },
+    queryFn: () => everyPage((cursor) => dataOf(api.GET('/_cms/api/taxonomies/{name}/terms', { params: { path: { name: taxonomy }, query: { limit: 100, ...(cursor ? { cursor } : {}) } } }))),
     staleTime: 60_000,
   });
 }

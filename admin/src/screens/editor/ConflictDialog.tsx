@@ -34,8 +34,8 @@ export function ConflictDialog({ collection, session, state }: { collection: Con
     session.resolveConflict(chosen);
   };
   return (
-    <Modal isOpen={conflict !== undefined} isDismissable={false} className="modal">
-      <Dialog className="dialog dialog-wide">
+    <Modal isOpen={conflict !== undefined} isDismissable={false} className="editor-modal">
+      <Dialog className="editor-dialog editor-dialog-wide">
         <Heading slot="title">{t('editor.conflict.title')}</Heading>
         <p>{t('editor.conflict.body')}</p>
         {conflict?.fields.map(({ slug, theirs, mine }) => {

@@ -12,8 +12,8 @@ export function SignInDialog({ state, onRetry }: { state: SessionState; onRetry:
   const open = state.save === 'signed-out';
   const signIn = () => window.open(signInLocation(window.location.pathname + window.location.search), '_blank', 'noopener');
   return (
-    <Modal isOpen={open} isDismissable={false} className="modal">
-      <Dialog className="dialog" role="alertdialog">
+    <Modal isOpen={open} isDismissable={false} className="editor-modal">
+      <Dialog className="editor-dialog" role="alertdialog">
         <Heading slot="title">{t('editor.session.title')}</Heading>
         <p>{t('editor.session.ended')}</p>
         <div className="field-actions">

@@ -3,7 +3,8 @@ import { api, dataOf, type ContentCollection, type Entry, type Schemas } from '.
 import { useT } from '../../../i18n/i18n';
 import { AddPicker, ChosenList } from './Picker';
 import './sidebar.css';
-import { entryTermsQuery, taxonomiesQuery, termsQuery } from './queries';
+import { taxonomiesQuery, termsQuery } from '../../../api/queries';
+import { entryTermsQuery } from './queries';
 
 type Taxonomy = Schemas['Taxonomy'];
 
