@@ -151,4 +151,22 @@ describe('the media library', () => {
     await eventually(tileNames).toEqual(['annual-report.pdf']);
     expect(cspViolations).toEqual([]);
   });
+
+  it('opens as the picker from an image field of the editor, and the entry then names the item chosen', async () => {
+    const { id } = await createEntry(t, 'posts', { data: { title: 'With a hero' } });
+    await page.goto(server.url(`/content/posts/${id}`));
+    const hero = page.getByRole('group', { name: 'Hero' });
+    await hero.getByRole('button', { name: 'Choose from the media library' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose an image' });
+    // Images only: the document is not offered.
+    await eventually(async () => (await picker.getByRole('listitem').locator('.media-name').allTextContents()).sort()).toEqual(photoNames.filter((name) => name !== 'photo-05.png'));
+    await expectAccessible(page, 'media picker');
+    await picker.getByRole('button', { name: 'photo-07.png' }).click();
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    // The thumbnail at once (its alt text is empty until one is given, so it is presentational).
+    await eventually(() => hero.locator('img').getAttribute('src')).toContain('photo-07');
+    const [chosen] = await library('&q=photo-07');
+    await eventually(async () => (expectSuccess(await t.request('GET', `${api}/content/posts/${id}`, { token: t.adminToken })).item.data as { hero?: { id?: string } }).hero?.id).toBe(chosen!.id);
+    expect(cspViolations).toEqual([]);
+  });
 });

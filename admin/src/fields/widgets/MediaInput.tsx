@@ -24,14 +24,20 @@ export function MediaInput(props: FieldInputProps<MediaValue | null>) {
   // The library's provider is mounted around the screens when the media library is there; without it the field still shows and clears its value.
   const pick = useContext(MediaPickerContext);
   const [picking, setPicking] = useState(false);
-  const value = props.value ?? undefined;
+  // The item just chosen, shown at once: the value sent is its id, and the server fills in the rest when read.
+  const [picked, setPicked] = useState<MediaValue>();
+  const given = props.value ?? undefined;
+  const value = given?.id !== undefined && given.url === undefined && picked?.id === given.id ? { ...picked, ...given } : given;
   const image = props.field.type === 'image';
   const choose = async () => {
     if (!pick) return;
     setPicking(true);
     try {
       const item = await pick({ accept: image ? 'image' : 'any' });
-      if (item) props.onChange({ id: item.id, ...(value?.alt ? { alt: value.alt } : {}) });
+      if (item) {
+        setPicked({ id: item.id, url: item.url, mimeType: item.mimeType });
+        props.onChange({ id: item.id, ...(value?.alt ? { alt: value.alt } : {}) });
+      }
     } finally {
       setPicking(false);
     }
