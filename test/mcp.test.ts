@@ -435,7 +435,7 @@ describe('content and revision tools', () => {
       content_list: 'read-only', content_get: 'read-only', content_create: 'write', content_update: 'write', content_delete: 'destructive',
       content_restore: 'write', content_permanent_delete: 'destructive', content_publish: 'write', content_unpublish: 'write',
       content_schedule: 'write', content_compare: 'read-only', content_discard_draft: 'destructive', content_list_trashed: 'read-only',
-      content_duplicate: 'write', content_translations: 'read-only', content_bulk: 'destructive',
+      content_duplicate: 'write', content_translations: 'read-only',
       schema_list_collections: 'read-only', schema_get_collection: 'read-only', schema_create_collection: 'write',
       schema_delete_collection: 'destructive', schema_create_field: 'write', schema_delete_field: 'destructive',
       media_list: 'read-only', media_get: 'read-only', media_update: 'write', media_delete: 'destructive',

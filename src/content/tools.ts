@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool, limitArgument, type Tool, type ToolSpec } from '../mcp/tool.ts';
-import { bulkContent } from './bulk.ts';
 import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry } from './lifecycle.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
-import { BulkBody, CollectionParams, CreateEntryBody, EntryParams, GetEntryQuery, ListEntriesQuery, ListTrashQuery, ScheduleBody, UpdateEntryBody } from './schemas.ts';
+import { CollectionParams, CreateEntryBody, EntryParams, GetEntryQuery, ListEntriesQuery, ListTrashQuery, ScheduleBody, UpdateEntryBody } from './schemas.ts';
 
 const entryArgs = z.strictObject(EntryParams.shape);
 
@@ -12,7 +11,7 @@ function entryTool<Output>(spec: Omit<ToolSpec<typeof entryArgs, z.output<typeof
   return defineTool({ ...spec, input: entryArgs });
 }
 
-/** The fifteen content tools of mcp.md and content_bulk (the REST bulk endpoint's mirror); their arguments are the REST route's path, query and body in one object. */
+/** The fifteen content tools of mcp.md; their arguments are the REST route's path, query and body in one object. */
 export const contentTools = [
   defineTool({
     name: 'content_list',
@@ -101,14 +100,5 @@ export const contentTools = [
     description: "Returns an entry's translation group with a summary of each locale version (with i18n enabled).",
     operation: listTranslations,
     flag: 'read-only',
-  }),
-  defineTool({
-    name: 'content_bulk',
-    title: 'Act on many entries',
-    description:
-      'Publishes, unpublishes, trashes, restores or deletes for good (action) up to 100 entries (ids) of a collection; each entry is answered on its own with ok, or the error its own tool would give.',
-    operation: bulkContent,
-    input: z.strictObject({ ...CollectionParams.shape, ...BulkBody.shape }),
-    flag: 'destructive',
   }),
 ];
