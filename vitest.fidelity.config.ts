@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { missingWordPressData } from './test/support/wordpress-data.ts';
-import { databaseProjects } from './vitest.projects.ts';
+import { databaseProjects, testFilesAtOnce } from './vitest.projects.ts';
 
 // The fidelity suite (`npm run test:fidelity`): the import on WordPress's own test data, which lies
 // beside the clone, not in it. Where it is absent the run stops here, at once, with one sentence
@@ -12,5 +12,5 @@ if (missing) {
 }
 
 export default defineConfig({
-  test: { projects: databaseProjects({ include: ['test/fidelity/**/*.test.ts'] }) },
+  test: { maxWorkers: testFilesAtOnce, projects: databaseProjects({ include: ['test/fidelity/**/*.test.ts'] }) },
 });

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { addSameWorkRoutes } from './same-work.ts';
 
 /**
  * The baseline: a bare Hono JSON route served by the same runtime, loader and HTTP adapter as Folio,
@@ -12,6 +13,7 @@ import { Hono } from 'hono';
  * static-file handler for the media benchmark: STATIC_FILE streamed from disk, stat'd per request as
  * a static server does, sent the way Hono's serveStatic sends it on Node 22. `/upload` is an upload
  * with nothing but the HTTP path: the raw body piped to a file beside STATIC_FILE, nothing parsed.
+ * With SAME_WORK_DATABASE_URL, `/same/…` are the same-work baselines on Folio's database (same-work.ts).
  */
 const app = new Hono();
 app.get('/', (c) => c.json({ success: true, data: { siteTitle: 'Folio', tagline: '', postsPerPage: 10 } }));
@@ -27,4 +29,7 @@ app.post('/upload', async (c) => {
   await pipeline(incoming, fs.createWriteStream(target));
   return c.json({ size: (await fs.promises.stat(target)).size }, 201);
 });
+if (process.env.SAME_WORK_DATABASE_URL) addSameWorkRoutes(app, process.env.SAME_WORK_DATABASE_URL);
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: '127.0.0.1' });
+// Ended as a server is (SIGTERM), so that `--cpu-prof` writes the baseline's profile too.
+process.once('SIGTERM', () => process.exit(0));

@@ -64,22 +64,27 @@ export async function seedLongEntry(ctx: Context): Promise<string> {
   return item.id;
 }
 
-/** In the page: the body editable with every block rendered (the bench's TypeScript has no DOM types). */
-function bodyComplete(blocks: number): boolean {
-  type Element = { querySelectorAll: (selector: string) => { length: number } };
-  const { document } = globalThis as unknown as { document: { querySelector: (selector: string) => Element | null } };
-  const body = document.querySelector('[role=textbox][contenteditable=true]');
-  return body !== null && body.querySelectorAll('[data-pt-block]').length >= blocks;
-}
+/**
+ * Opens the entry as a click in the page does and answers, from the page's clock, the time from that
+ * click to the first frame with the body editable and every block in it; timed in the page, so the
+ * figure holds none of the automation's own round trips (the bench's TypeScript has no DOM types).
+ */
+const openAndTime = (blocks: number) => `new Promise((resolve) => {
+  const link = [...document.querySelectorAll('a')].find((a) => a.textContent === 'A long read');
+  const clicked = performance.now();
+  link.click();
+  const check = (now) => {
+    const body = document.querySelector('[role=textbox][contenteditable=true]');
+    if (body && body.querySelectorAll('[data-pt-block]').length >= ${blocks}) resolve(now - clicked);
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+})`;
 
 async function timeToOpen(page: Page, listUrl: string): Promise<number> {
   await page.goto(listUrl);
-  const title = page.getByRole('link', { name: 'A long read' });
-  await title.waitFor();
-  const started = Number(await page.evaluate('performance.now()'));
-  await title.click();
-  await page.waitForFunction(bodyComplete, bodyBlocks, { timeout: 60_000, polling: 'raf' });
-  return Number(await page.evaluate('performance.now()')) - started;
+  await page.getByRole('link', { name: 'A long read' }).waitFor();
+  return Number(await page.evaluate(openAndTime(bodyBlocks)));
 }
 
 /** Each key's latency: the longest event of its interaction; interactions under the API's 16 ms floor are not reported and count as 16. */

@@ -18,9 +18,10 @@ import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './p
 /**
  * The panel in Debian's chromium (issue 31): the JavaScript a content list loads, gzipped (budget
  * 200 KB; the server sends brotli to chromium, given too), and the time from navigating to a list of
- * 100,000 entries to its first rows painted (budget 300 ms): loading the list's address on a first
- * visit (nothing cached) and on visits after it (the hashed files cached for good, as an editor's
- * browser has them), and opening the list from the panel's navigation (the app already running);
+ * 100,000 entries to its first rows painted (budget 300 ms, decisions/0053): loading the list's
+ * address on visits after the first (the hashed files cached for good, as an editor's browser has
+ * them) and opening the list from the panel's navigation (the app already running), with the first
+ * visit (nothing cached, the server just started) reported beside them;
  * scrolling 2,000 rows without a long task; and the entry editor (panel-editor.ts). The entries are
  * written in bulk; the server is `npm start`'s, on SQLite. BENCH_PANEL_ENTRIES and BENCH_PANEL_RUNS
  * (default 100,000 and 7) tune it.
@@ -40,8 +41,8 @@ export interface PanelFigures {
   /** Scrolling the list through its first 2,000 rows, the pages after the first loading on the way. */
   scroll: ScrollFigures;
   editor: EditorFigures;
-  /** By each way of getting there: first visit, later visits, from the navigation. */
-  rowsTargetMet: { firstVisit: boolean; cachedVisit: boolean; inApp: boolean };
+  /** By each way of an editor's getting there: later visits, from the navigation (the first visit is reported, not budgeted: decisions/0053). */
+  rowsTargetMet: { cachedVisit: boolean; inApp: boolean };
 }
 
 const javascriptBudgetBytes = 200 * 1024;
@@ -186,7 +187,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
       javascriptTargetMet: javascriptGzipBytes <= javascriptBudgetBytes,
       scroll,
       editor,
-      rowsTargetMet: { firstVisit: firstVisitRowsMs <= rowsBudgetMs, cachedVisit: cachedVisitRowsMs <= rowsBudgetMs, inApp: inAppRowsMs <= rowsBudgetMs },
+      rowsTargetMet: { cachedVisit: cachedVisitRowsMs <= rowsBudgetMs, inApp: inAppRowsMs <= rowsBudgetMs },
     };
   } finally {
     await browser.close();
@@ -201,7 +202,7 @@ export function printPanel(figures: PanelFigures): void {
   console.log(`  JavaScript for the content list: ${figures.javascriptFiles} files, ${kb(figures.javascriptGzipBytes)} gzipped (${kb(figures.javascriptBrotliBytes)} as brotli, as sent) (budget <= ${kb(javascriptBudgetBytes)}: ${met(figures.javascriptTargetMet)})`);
   const rows = (label: string, ms: number, ok: boolean) => console.log(`    ${label.padEnd(44)} ${ms.toFixed(0).padStart(5)} ms (budget <= ${rowsBudgetMs} ms: ${met(ok)})`);
   console.log(`  First rows painted on a list of ${figures.entries.toLocaleString('en')} entries:`);
-  rows('loading its address, first visit', figures.firstVisitRowsMs, figures.rowsTargetMet.firstVisit);
+  console.log(`    ${'loading its address, first visit'.padEnd(44)} ${figures.firstVisitRowsMs.toFixed(0).padStart(5)} ms (reported, not budgeted: decisions/0053)`);
   rows(`loading its address again (median of ${figures.runs})`, figures.cachedVisitRowsMs, figures.rowsTargetMet.cachedVisit);
   rows(`from the panel's navigation (median of ${figures.runs})`, figures.inAppRowsMs, figures.rowsTargetMet.inApp);
   printEditor(figures.editor);

@@ -129,8 +129,12 @@ async function startReceiver(): Promise<Receiver> {
 }
 
 export function printPlugins(figures: PluginFigures): void {
+  const change = (enabled: number, disabled: number) => {
+    const lower = (1 - enabled / disabled) * 100;
+    return lower >= 0 ? `${lower.toFixed(1)}% lower` : `${(-lower).toFixed(1)}% higher`;
+  };
   const line = (name: string, enabled: number, disabled: number, target?: string) =>
-    `${name.padEnd(34)} ${enabled.toFixed(0).padStart(6)} req/s against ${disabled.toFixed(0).padStart(6)} req/s off: ${((1 - enabled / disabled) * 100).toFixed(1)}% lower${target ? ` (target ${target})` : ''}`;
+    `${name.padEnd(34)} ${enabled.toFixed(0).padStart(6)} req/s against ${disabled.toFixed(0).padStart(6)} req/s off: ${change(enabled, disabled)}${target ? ` (target ${target})` : ''}`;
   console.log('\nPlugins (webhooks and audit-log) enabled against disabled:');
   console.log(line('GET entry', figures.get.enabled, figures.get.disabled, 'at most 10%'));
   console.log(line('POST create', figures.create.enabled, figures.create.disabled, 'at most 10%'));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Server processes for the benchmarks: started from the repository root, with their stderr shown. */
 export const root = path.resolve(import.meta.dirname, '..');
@@ -18,7 +19,8 @@ export function startProcess(args: string[], env: Record<string, string>): Child
 /** The V8 flags of bin/folio.mjs's first line (`#!/usr/bin/env -S node …`), which `npm start` passes too. */
 export function folioNodeFlags(tree = root): string[] {
   const shebang = fs.readFileSync(path.join(tree, 'bin/folio.mjs'), 'utf8').split('\n', 1)[0]!;
-  return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean);
+  // `env -S node --flags…` since the compiled server; plain `env node` before it (an A/B against an older commit).
+  return shebang.replace(/^#!\/usr\/bin\/env\s+(-S\s+)?node\s*/, '').split(/\s+/).filter(Boolean);
 }
 
 /** Builds dist/ when the sources changed since: `folio` runs the compiled server, as users do (docs/decisions/0039). */
@@ -27,10 +29,15 @@ export function ensureCompiled(): void {
   if (build.status !== 0) throw new Error('npm run build failed: the benchmarks start the compiled server');
 }
 
-/** `folio serve` as `npm start` runs it. */
-export function startFolio(env: Record<string, string>): ChildProcess {
+/** `folio serve` as `npm start` runs it; `nodeArgs` go before the script (the probe's `--import`). */
+export function startFolio(env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
   ensureCompiled();
-  return startProcess([...folioNodeFlags(), 'bin/folio.mjs', 'serve'], env);
+  return startProcess([...folioNodeFlags(), ...nodeArgs, 'bin/folio.mjs', 'serve'], env);
+}
+
+/** The Node arguments and environment that load bench/probe.mjs into a server, answering on `port` (cpu.ts). */
+export function probeArgs(port: number): { nodeArgs: string[]; env: Record<string, string> } {
+  return { nodeArgs: ['--import', pathToFileURL(path.join(root, 'bench/probe.mjs')).href], env: { BENCH_PROBE_PORT: String(port) } };
 }
 
 export function freePort(): Promise<number> {
@@ -67,4 +74,9 @@ export async function measureInTemporaryFolder<F>(name: string, measure: (workDi
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** BENCH_ONLY's test for a scenario: no value takes all; otherwise the names containing one of its `|`-separated parts. */
+export function chosenBy(only: string | undefined, name: string): boolean {
+  return only === undefined || only.split('|').some((part) => name.includes(part));
 }

@@ -18,7 +18,9 @@ import { measureImportMedia, printImportMedia } from './import-media.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { measureTransformLimits, printTransformLimits } from './media-transform-limits.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
-import { freePort, root, startFolio, startProcess, waitForHttp } from './process.ts';
+import { chosenBy, freePort, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
+import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
+import { measureAgainst } from './ab.ts';
 import { measureSchemaChanges } from './schema-change.ts';
 import { seedTerms, type SeededTerms } from './site-structure.ts';
 import { measureSearch, printSearch } from './search.ts';
@@ -28,8 +30,11 @@ import { benchPanel } from './panel.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
- * next to a bare Hono JSON route measured in the same run. BENCH_DURATION (seconds, default 10) and
- * BENCH_CONNECTIONS (default 50) tune it; BENCH_DATABASE_URL runs it on PostgreSQL.
+ * next to a bare Hono JSON route measured in the same run, and the hottest four next to a hand-written
+ * route doing the same work (same-work.ts); each with its CPU time and statements per request
+ * (cpu.ts, docs/decisions/0051). BENCH_DURATION (seconds, default 10) and BENCH_CONNECTIONS (default
+ * 50) tune it; BENCH_DATABASE_URL runs it on PostgreSQL. `npm run bench -- --against REV` is the A/B
+ * mode instead (ab.ts).
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -43,6 +48,8 @@ interface Scenario {
   headers?: Record<string, string>;
   /** What the issue asks for: a share of the baseline's requests per second, or an absolute rate. */
   target?: { ratio: number } | { requestsPerSecond: number };
+  /** The same-work baseline's path (same-work.ts) and the share of its req/s Folio should reach (issue 32). */
+  sameWork?: { path: string; ratio: number };
 }
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -54,7 +61,8 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
  * `startup` the start-up times alone (`folio --help` and `folio serve` to its first answer, decisions/0039);
  * `panel` the administration panel in chromium alone (its JavaScript, its first rows on 100,000 entries);
- * any other value, the request-path scenarios whose names contain it (no schema change, burst or media).
+ * any other value, the request-path scenarios whose names contain it, or one of its `|`-separated parts
+ * (`BENCH_ONLY="GET entry|MCP"`; no schema change, burst or media).
  */
 const only = process.env.BENCH_ONLY;
 const mediaOnly = only === 'media';
@@ -66,8 +74,13 @@ function scenarios(seeded: Seeded): Scenario[] {
   return [
     { name: 'GET /settings (authenticated)', path: '/_cms/api/settings', target: { ratio: 0.6 } },
     { name: 'GET /admin/users (authenticated, 50 users)', path: '/_cms/api/admin/users' },
-    { name: `GET entry by id (${seededEntries} entries)`, path: entry, target: { ratio: 0.5 } },
-    { name: 'GET list, limit 50, ordered by a field', path: '/_cms/api/content/bench?limit=50&orderBy=rank&order=asc', target: { requestsPerSecond: 2000 } },
+    { name: `GET entry by id (${seededEntries} entries)`, path: entry, target: { ratio: 0.5 }, sameWork: { path: `/same/content/bench/${seeded.entryId}`, ratio: 0.7 } },
+    {
+      name: 'GET list, limit 50, ordered by a field',
+      path: '/_cms/api/content/bench?limit=50&orderBy=rank&order=asc',
+      target: { requestsPerSecond: 2000 },
+      sameWork: { path: '/same/content/bench?limit=50', ratio: 0.6 },
+    },
     // Before the writes below, which add entries holding no term: the lists by term see the seeded collection.
     { name: 'GET terms, 2,000 five deep, page of 100', path: '/_cms/api/taxonomies/topic/terms?limit=100' },
     { name: 'GET terms, a page in the middle', path: `/_cms/api/taxonomies/topic/terms?limit=100&cursor=${seeded.middleTermCursor}` },
@@ -75,7 +88,14 @@ function scenarios(seeded: Seeded): Scenario[] {
     { name: 'GET list, limit 50, by a topic and descendants', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.topTopic}` },
     { name: 'GET list, limit 50, by a rare topic', path: `/_cms/api/content/bench?limit=50&term=${seeded.terms.leafTopic}` },
     menuScenario,
-    { name: 'POST create entry', method: 'POST', path: '/_cms/api/content/bench', body: (n: number) => ({ data: benchData(seededEntries + n) }), target: { requestsPerSecond: 1000 } },
+    {
+      name: 'POST create entry',
+      method: 'POST',
+      path: '/_cms/api/content/bench',
+      body: (n: number) => ({ data: benchData(seededEntries + n) }),
+      target: { requestsPerSecond: 1000 },
+      sameWork: { path: '/same/content/bench', ratio: 0.6 },
+    },
     { name: 'PUT update entry', method: 'PUT', path: entry, body: (n: number) => ({ data: { rank: n } }) },
     {
       name: 'MCP tools/call content_get',
@@ -84,6 +104,7 @@ function scenarios(seeded: Seeded): Scenario[] {
       headers: { accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'content_get', arguments: { collection: 'bench', id: seeded.entryId } } },
       target: { ratio: 0.25 },
+      sameWork: { path: '/same/mcp', ratio: 0.7 },
     },
   ];
 }
@@ -135,6 +156,12 @@ async function benchTransformLimits(workDir: string, databaseUrl?: string, token
 }
 
 async function main(): Promise<void> {
+  const against = process.argv.indexOf('--against');
+  if (against !== -1) {
+    const base = process.argv[against + 1];
+    if (base === undefined) throw new Error('--against needs a commit: npm run bench -- --against REV');
+    return measureAgainst(base);
+  }
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const alone =
     only === 'import'
@@ -161,15 +188,33 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const baselinePort = await freePort();
-    children.push(startProcess(['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(baselinePort), STATIC_FILE: mediaStaticFile(workDir) }));
+    const baselineProbe = probeArgs(await freePort());
+    children.push(
+      startProcess([...baselineProbe.nodeArgs, '--import', 'tsx', 'bench/baseline-server.ts'], {
+        PORT: String(baselinePort),
+        STATIC_FILE: mediaStaticFile(workDir),
+        SAME_WORK_DATABASE_URL: databaseUrl,
+        ...baselineProbe.env,
+      }),
+    );
     const folioPort = await freePort();
+    const folioProbe = probeArgs(await freePort());
     children.push(
       // The webhook figures need a receiver on loopback.
-      startFolio({ PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' }),
+      startFolio(
+        { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', ...folioProbe.env },
+        folioProbe.nodeArgs,
+      ),
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
+    const servers: Servers = {
+      baseline: `http://127.0.0.1:${baselinePort}`,
+      baselineProbe: `http://127.0.0.1:${baselineProbe.env.BENCH_PROBE_PORT}`,
+      folio: `http://127.0.0.1:${folioPort}`,
+      folioProbe: `http://127.0.0.1:${folioProbe.env.BENCH_PROBE_PORT}`,
+    };
 
-    if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, baselinePort, folioPort);
+    if (!mediaOnly) await measureRequestPath(seeded, databaseUrl, workDir, servers);
     if (only === undefined || only === 'search') printSearch(await measureSearch({ databaseUrl, folioUrl: `http://127.0.0.1:${folioPort}`, baselineUrl: `http://127.0.0.1:${baselinePort}/`, token, connections, duration }), databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite', connections);
     if (only === undefined || only === 'plugins') {
       const plugins = await measurePlugins({
@@ -202,16 +247,40 @@ async function main(): Promise<void> {
 }
 
 /** The request-path scenarios against the baseline, then schema changes and the body burst. */
-async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: string, baselinePort: number, folioPort: number): Promise<void> {
+async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: string, servers: Servers): Promise<void> {
   const token = seeded.token;
-  const baseline = await measure(`http://127.0.0.1:${baselinePort}/`, {});
-  const rows = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, target: undefined as string | undefined, met: undefined as boolean | undefined }];
-  for (const scenario of scenarios(seeded).filter((candidate) => only === undefined || candidate.name.includes(only))) {
-    const result = await measure(`http://127.0.0.1:${folioPort}${scenario.path}`, { ...scenario.headers, authorization: `Bearer ${token}` }, scenario);
+  const baseline = await measure(`${servers.baseline}/`, {});
+  const bare: CpuTarget = { probe: servers.baselineProbe, request: { url: `${servers.baseline}/` } };
+  const [bareCpu] = await measureCpu([bare]);
+  const rows: Row[] = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, cpu: bareCpu!, bareCpuMicros: bareCpu!.cpuMicrosPerRequest }];
+  for (const scenario of scenarios(seeded).filter((candidate) => chosenBy(only, candidate.name))) {
+    const headers = { ...scenario.headers, authorization: `Bearer ${token}` };
+    const result = await measure(`${servers.folio}${scenario.path}`, headers, scenario);
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
     const target = scenario.target;
     const met = target === undefined ? undefined : 'ratio' in target ? ratio >= target.ratio : result.requestsPerSecond >= target.requestsPerSecond;
-    rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met });
+    const probed = { method: scenario.method, headers, body: scenario.body };
+    const folio: CpuTarget = { probe: servers.folioProbe, request: { url: `${servers.folio}${scenario.path}`, ...probed } };
+    if (!scenario.sameWork) {
+      const [cpu, bareNow] = await measureCpu([folio, bare]);
+      rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met, cpu: cpu!, bareCpuMicros: bareNow!.cpuMicrosPerRequest });
+      continue;
+    }
+    const sameUrl = `${servers.baseline}${scenario.sameWork.path}`;
+    if (scenario.method !== 'POST' || scenario.path.endsWith('/mcp')) await expectSameAnswer(`${servers.folio}${scenario.path}`, sameUrl, { method: scenario.method, headers, body: scenario.body });
+    const same = await measure(sameUrl, headers, scenario);
+    const sameRatio = result.requestsPerSecond / same.requestsPerSecond;
+    const [cpu, bareNow, sameCpu] = await measureCpu([folio, bare, { probe: servers.baselineProbe, request: { url: sameUrl, ...probed } }]);
+    rows.push({
+      scenario: scenario.name,
+      ...result,
+      ratio,
+      target: describeTarget(target),
+      met,
+      cpu: cpu!,
+      bareCpuMicros: bareNow!.cpuMicrosPerRequest,
+      sameWork: { requestsPerSecond: same.requestsPerSecond, ratio: sameRatio, target: scenario.sameWork.ratio, met: sameRatio >= scenario.sameWork.ratio, cpu: sameCpu! },
+    });
   }
   report(rows, databaseUrl);
   if (only !== undefined) return;
@@ -285,15 +354,82 @@ async function measure(url: string, headers: Record<string, string>, scenario: P
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
 }
 
-function report(rows: { scenario: string; requestsPerSecond: number; p50: number; p99: number; ratio: number; target?: string; met?: boolean }[], databaseUrl: string): void {
+interface Servers {
+  baseline: string;
+  baselineProbe: string;
+  folio: string;
+  folioProbe: string;
+}
+
+interface Row {
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** To the bare route's req/s. */
+  ratio: number;
+  target?: string;
+  met?: boolean;
+  cpu: CpuFigures;
+  /** The bare route's CPU per request measured with this scenario's, their batches interleaved (cpu.ts). */
+  bareCpuMicros: number;
+  /** The same-work baseline: its req/s, Folio's share of it, the share issue 32 asks for, its CPU. */
+  sameWork?: { requestsPerSecond: number; ratio: number; target: number; met: boolean; cpu: CpuFigures };
+}
+
+/**
+ * The baseline must answer what Folio answers, byte for byte, or its figure says nothing: checked
+ * once per scenario that reads (a create's answer differs by its id and time).
+ */
+async function expectSameAnswer(folioUrl: string, sameUrl: string, request: { method?: string; headers: Record<string, string>; body?: unknown }): Promise<void> {
+  const init = { method: request.method ?? 'GET', headers: { ...request.headers, 'content-type': 'application/json' }, body: request.body === undefined ? undefined : JSON.stringify(request.body) };
+  const [folio, same] = await Promise.all([fetch(folioUrl, init).then((response) => response.text()), fetch(sameUrl, init).then((response) => response.text())]);
+  if (folio !== same) throw new Error(`The same-work route ${sameUrl} answers otherwise than Folio:\n${same.slice(0, 600)}\n${folio.slice(0, 600)}`);
+}
+
+const percent = (ratio: number) => `${(ratio * 100).toFixed(0)}%`;
+
+function report(rows: Row[], databaseUrl: string): void {
   const engine = databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite';
   console.log(`\nFolio benchmark: ${engine}, ${connections} connections, ${duration}s per scenario, node ${process.version}, ${os.cpus().length} cores\n`);
-  console.log(['scenario'.padEnd(50), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'ratio'.padStart(7), '  target'].join(' '));
+  console.log(['scenario'.padEnd(50), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'ratio'.padStart(7), 'CPU µs'.padStart(8), 'bare µs'.padStart(8), 'x bare'.padStart(7), 'stmts'.padStart(6), '  target'].join(' '));
   for (const row of rows) {
     const target = row.target === undefined ? '' : `  ${row.target} ${row.met ? 'met' : 'NOT MET'}`;
     console.log(
-      [row.scenario.padEnd(50), row.requestsPerSecond.toFixed(0).padStart(9), String(row.p50).padStart(8), String(row.p99).padStart(8), `${(row.ratio * 100).toFixed(0)}%`.padStart(7), target].join(' '),
+      [
+        row.scenario.padEnd(50),
+        row.requestsPerSecond.toFixed(0).padStart(9),
+        String(row.p50).padStart(8),
+        String(row.p99).padStart(8),
+        percent(row.ratio).padStart(7),
+        row.cpu.cpuMicrosPerRequest.toFixed(0).padStart(8),
+        row.bareCpuMicros.toFixed(0).padStart(8),
+        (row.cpu.cpuMicrosPerRequest / row.bareCpuMicros).toFixed(1).padStart(7),
+        row.cpu.statementsPerRequest.toFixed(1).padStart(6),
+        target,
+      ].join(' '),
     );
+  }
+  const compared = rows.filter((row) => row.sameWork !== undefined);
+  if (compared.length > 0) {
+    console.log('\nAgainst the same work (hand-written routes, same statements, same JSON: bench/same-work.ts)\n');
+    console.log(['scenario'.padEnd(50), 'Folio'.padStart(9), 'same'.padStart(9), 'ratio'.padStart(7), 'CPU µs'.padStart(8), 'same µs'.padStart(8), 'x same'.padStart(7), 'stmts'.padStart(6), '  target'].join(' '));
+    for (const row of compared) {
+      const same = row.sameWork!;
+      console.log(
+        [
+          row.scenario.padEnd(50),
+          row.requestsPerSecond.toFixed(0).padStart(9),
+          same.requestsPerSecond.toFixed(0).padStart(9),
+          percent(same.ratio).padStart(7),
+          row.cpu.cpuMicrosPerRequest.toFixed(0).padStart(8),
+          same.cpu.cpuMicrosPerRequest.toFixed(0).padStart(8),
+          (row.cpu.cpuMicrosPerRequest / same.cpu.cpuMicrosPerRequest).toFixed(1).padStart(7),
+          same.cpu.statementsPerRequest.toFixed(1).padStart(6),
+          `  >= ${percent(same.target)} ${same.met ? 'met' : 'NOT MET'}`,
+        ].join(' '),
+      );
+    }
   }
   saveResults({ date: new Date().toISOString(), engine, connections, durationSeconds: duration, node: process.version, cores: os.cpus().length, rows });
   console.log('\nwritten to bench/results/latest.json');

@@ -76,7 +76,8 @@ export const vocabulary = Array.from({ length: vocabularySize }, (_, n) => vocab
 const queryWords = [vocabulary[480]!, vocabulary[650]!];
 const suggestPrefix = vocabulary[520]!.slice(0, 4);
 
-function paragraph(next: () => number, words: number): string {
+/** `words` words of the vocabulary, drawn with its skewed frequency. */
+export function paragraph(next: () => number, words: number): string {
   return Array.from({ length: words }, () => vocabulary[Math.floor(vocabularySize * next() ** 3)]!).join(' ');
 }
 

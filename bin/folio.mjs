@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=25
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=25
 // The V8 flags keep the young generation small, so buffers a request streams through are freed within
 // milliseconds instead of piling up (docs/decisions/0016), and the old generation growing by a quarter
 // of what survives rather than V8's several times, so a long import's garbage does not swell the

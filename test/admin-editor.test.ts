@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
 import { expectSuccess, type TestApp } from './support/harness.ts';
@@ -54,6 +54,20 @@ afterAll(async () => {
 
 const entryUrl = (id: string) => server.url(`/content/articles/${id}`);
 const readEntry = async (id: string) => (await t.request('GET', `${api}/content/articles/${id}`, { token: t.adminToken })).body?.data?.item;
+
+/** What the panel keeps of an entry's unsent edits in the browser (IndexedDB, local-drafts.ts), or null. */
+const unsentEditsKept = (page: Page, key: string) =>
+  page.evaluate(`new Promise((resolve) => {
+    const open = indexedDB.open('folio-panel');
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      const read = open.result.transaction('unsent-edits').objectStore('unsent-edits').get(${JSON.stringify(key)});
+      read.onerror = () => resolve(null);
+      read.onsuccess = () => { resolve(read.result ? read.result.edits : null); open.result.close(); };
+    };
+  })`);
+
+const hasFocus = (locator: Locator) => locator.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
 
 async function adminPage() {
   return signedInPage(browser, server, t.admin.id);
@@ -124,6 +138,55 @@ describe('the entry editor', () => {
     }
   });
 
+  it('keeps a new entry\'s form across its first save: the same field, the keys typed while it was sent, focus and caret', { timeout: 90_000 }, async () => {
+    const { context, page } = await adminPage();
+    // The request that creates the entry is held until the test lets it go, as a slow server would.
+    let release: () => Promise<void> = async () => undefined;
+    let heldNow: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (heldNow = resolve));
+    await page.route(
+      (url) => url.pathname === '/_cms/api/content/articles',
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        release = () => route.continue();
+        heldNow();
+      },
+    );
+    try {
+      await page.goto(server.url('/content/articles'));
+      await page.getByRole('link', { name: 'New Article' }).click();
+      // The editor once it is there: until its route has loaded the list is still on screen, and
+      // its "Sort by Title" button would take the click and the keys.
+      await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('New Article');
+      expect(page.url()).toBe(server.url('/content/articles/new'));
+      const title = page.getByLabel('Title');
+      await title.click();
+      // A mark on the very input typed in: a remounted form would carry a new one without it.
+      await title.evaluate((element) => Object.assign(element, { typedInBeforeTheSave: true }));
+      await page.keyboard.type('Written ');
+      await held;
+      await page.keyboard.type('while saving', { delay: 20 });
+      expect(page.url()).toBe(server.url('/content/articles/new'));
+      // The save answers while keys are still coming.
+      const typing = page.keyboard.type(' and after', { delay: 60 });
+      await release();
+      await typing;
+      await eventually(() => page.url()).toMatch(/\/content\/articles\/[0-9A-Z]{26}$/);
+      const id = /([0-9A-Z]{26})$/.exec(page.url())![1]!;
+      expect(await title.inputValue()).toBe('Written while saving and after');
+      expect(await title.evaluate((element) => 'typedInBeforeTheSave' in element)).toBe(true);
+      expect(await hasFocus(title)).toBe(true);
+      expect(await title.evaluate((element) => (element as unknown as { selectionStart: number }).selectionStart)).toBe('Written while saving and after'.length);
+      await page.keyboard.type('!');
+      await eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
+      expect(await title.inputValue()).toBe('Written while saving and after!');
+      expect((await readEntry(id)).data.title).toBe('Written while saving and after!');
+      expect(page.url()).toBe(entryUrl(id));
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a value the API refused at its field, and keeps the form', async () => {
     const { id } = await createEntry(t, 'articles', { data: { title: 'Ranked' } });
     const { context, page } = await adminPage();
@@ -188,6 +251,8 @@ describe('the entry editor', () => {
       await context.setOffline(true);
       await page.getByLabel('Summary').fill('Never sent');
       await eventually(() => page.getByRole('status').first().textContent()).toMatch(/^Offline/);
+      // The tab closes only once the browser holds the copy: a loaded machine can lag its write.
+      await eventually(() => unsentEditsKept(page, `articles/${id}`)).toEqual({ summary: 'Never sent' });
       await page.close({ runBeforeUnload: false });
       await context.setOffline(false);
       expect((await readEntry(id)).data.summary).toBeNull();
@@ -283,9 +348,10 @@ describe('the entry editor', () => {
       await page.goto(server.url('/content/articles/new'));
       await page.getByLabel('Title').fill('A contribution');
       await eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
+      // The saved entry's page (its address now has the id) shows its actions once it has read the entry back.
+      await eventually(() => page.getByRole('button', { name: 'Save draft' }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /^Publish/ }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Schedule' }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Save draft' }).count()).toBe(1);
       await expectAccessible(page, 'contributor');
     } finally {
       await context.close();

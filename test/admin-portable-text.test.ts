@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
 import { expectSuccess, type TestApp } from './support/harness.ts';
 import { tinyPng, uploadMedia } from './support/media.ts';
-import { eventually, expectAccessible, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { eventually, expectAccessible, framesAfterClosing, hasFocus, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
 
 /**
  * The Portable Text field of the entry editor (decisions/0044) in Debian's chromium: what is typed
@@ -71,22 +71,10 @@ const editable = (page: Page) => page.getByRole('textbox', { name: 'Body' });
 const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Formatting of Body' });
 const allSaved = (page: Page) => eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
 
-const hasFocus = (locator: Locator) => locator.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
-
-/**
- * Waits for the frames after a dialog closes: React Aria gives focus back in one, the editor puts its
- * selection back in the next (PortableTextInput's close).
- */
-const settled = (page: Page) =>
-  page.evaluate(() => {
-    const frame = (globalThis as unknown as { requestAnimationFrame: (callback: () => void) => void }).requestAnimationFrame;
-    return new Promise<void>((resolve) => frame(() => frame(() => frame(() => resolve()))));
-  });
-
 /** Waits until the editor has focus and has put its selection back (a frame or two after a toolbar control hands focus back). */
 async function caretInText(page: Page): Promise<void> {
   await eventually(() => hasFocus(editable(page))).toBe(true);
-  await settled(page);
+  await framesAfterClosing(page);
 }
 
 describe('the Portable Text field', () => {
@@ -175,7 +163,7 @@ describe('the Portable Text field', () => {
       await page.keyboard.type('Read the docs');
       await editable(page).getByText('Read the docs').dblclick({ position: { x: 80, y: 8 } });
       await eventually(() => toolbar(page).getByRole('button', { name: 'Link' }).isEnabled()).toBe(true);
-      await settled(page);
+      await framesAfterClosing(page);
       await page.keyboard.press('Control+k');
       const linkDialog = page.getByRole('dialog', { name: 'Add a link' });
       await linkDialog.getByRole('textbox', { name: 'URL' }).fill('https://example.com/docs');

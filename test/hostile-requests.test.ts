@@ -94,6 +94,22 @@ describe('hostile requests against a running server', () => {
     expect(await storage.keys()).toEqual([]);
   });
 
+  it('reads a JSON body alike whether it comes with its head or in pieces after it', async () => {
+    expect((await t.request('POST', `${api}/schema/collections`, { token: t.adminToken, body: { slug: 'notes', label: 'Notes' } })).status).toBe(201);
+    expect((await t.request('POST', `${api}/schema/collections/notes/fields`, { token: t.adminToken, body: { slug: 'title', label: 'Title', type: 'string' } })).status).toBe(201);
+    const body = Buffer.from(JSON.stringify({ data: { title: 'Crème brûlée, in pieces' } }));
+    const headers = { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' };
+    const whole = await rawRequest(url, 'POST', `${api}/content/notes`, headers, body);
+    // Cut inside the two bytes of "è": the text is decoded from the whole body, never piece by piece.
+    const cut = body.indexOf('è') + 1;
+    const pieces = await rawRequest(url, 'POST', `${api}/content/notes`, headers, [body.subarray(0, cut), body.subarray(cut)]);
+    for (const response of [whole, pieces]) {
+      expect(response.status).toBe(201);
+      expect(response.body.data.item.data.title).toBe('Crème brûlée, in pieces');
+    }
+    expect((await t.request('GET', `${api}/content/notes?limit=10`, { token: t.adminToken })).body.data.items).toHaveLength(2);
+  });
+
   it('serves from a process that carries async context in V8 frames and gives freed memory back (bin/server-process.mjs)', () => {
     // The same process id: it replaced itself rather than starting a child a supervisor would not see.
     const commandLine = fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');

@@ -39,7 +39,10 @@ describe('magic links by SMTP', () => {
     expect(signedIn.headers.get('location')).toBe('/_cms/admin/');
     const cookie = cookieFromResponse(signedIn.headers)!;
     expect(signedIn.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax$/);
-    expect(expectSuccess(await t.request('GET', `${api}/auth/me`, { headers: { cookie } })).item.id).toBe(t.admin.id);
+    const me = expectSuccess(await t.request('GET', `${api}/auth/me`, { headers: { cookie } })).item;
+    expect(me.id).toBe(t.admin.id);
+    // The sign-in is what the people screen shows as their last (the clock is the test's).
+    expect(me.lastSignInAt).toBe(t.clock.now().toISOString());
   });
 
   it('works once: a reused link is a 400 naming the token, and grants nothing', async () => {

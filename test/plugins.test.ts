@@ -74,6 +74,13 @@ describe('plugins', () => {
       hooks: ['content:beforeSave', 'content:afterSave', 'content:afterPublish', 'content:afterDelete'],
       routes: [{ method: 'GET', path: '/plugins/title-guard/ping' }],
       hasSettings: false,
+      settingsSchema: null,
+    });
+    // The audit log's settings as JSON Schema, from which the panel makes its form.
+    expect(expectSuccess(await t.request('GET', `${api}/plugins/audit-log`, { token: t.adminToken })).item.settingsSchema).toEqual({
+      type: 'object',
+      properties: { retentionDays: { type: 'integer', minimum: 1, maximum: 3650, default: 90, description: 'Records older than this many days are deleted' } },
+      additionalProperties: false,
     });
     expect(expectSuccess(await t.request('GET', `${api}/plugins/webhooks`, { token: t.adminToken })).item.routes).toContainEqual({ method: 'POST', path: '/plugins/webhooks/subscriptions' });
     expectError(await t.request('GET', `${api}/plugins/nope`, { token: t.adminToken }), 404, 'NOT_FOUND');
@@ -135,6 +142,7 @@ describe('plugins', () => {
       expect((await other.request('GET', `${api}/plugins/title-guard`, t.adminToken)).body.data.item.enabled).toBe(false);
       expectError(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: t.adminToken }), 404, 'NOT_FOUND');
       expect((await other.request('POST', `${api}/plugins/title-guard/enable`, t.adminToken)).body.data.item.enabled).toBe(true);
+      await t.db.changesArrived?.();
       expect(issuePaths(await create('refuse'))).toEqual(['data.title']);
       expectSuccess(await t.request('GET', `${api}/plugins/title-guard/ping`, { token: t.adminToken }));
     } finally {

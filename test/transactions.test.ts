@@ -49,14 +49,23 @@ describe('write transactions', () => {
 
   it('answers a write only once it is committed, and runs its after-commit callbacks then', async () => {
     const seenInCallback: string[][] = [];
+    let written!: () => void;
+    let release!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
     const pending = inTransaction(t.db, async (tx) => {
       await write('durable-1')(tx);
       tx.afterCommit(() => {
         void keysSeenBy(other, 'durable-').then((keys) => seenInCallback.push(keys));
       });
+      written();
+      // Held open until the other connection has looked.
+      await held;
     });
+    await wrote;
     // Not yet committed: another connection does not see it.
     expect(await keysSeenBy(other, 'durable-')).toEqual([]);
+    release();
     await pending;
     expect(await keysSeenBy(other, 'durable-')).toEqual(['durable-1']);
     await expect.poll(() => seenInCallback).toEqual([['durable-1']]);

@@ -47,12 +47,14 @@ describe('reading users', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { item: t.admin } });
     const item = response.body.data.item;
-    expect(Object.keys(item).sort()).toEqual(['createdAt', 'disabled', 'email', 'id', 'name', 'role', 'updatedAt']);
+    expect(Object.keys(item).sort()).toEqual(['createdAt', 'disabled', 'email', 'id', 'lastSignInAt', 'name', 'role', 'updatedAt']);
     expect(item.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(item.role).toBe(50);
     expect(item.disabled).toBe(false);
     expect(item.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(item.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    // Made with a token, never signed in.
+    expect(item.lastSignInAt).toBeNull();
   });
 
   it('lists every user in creation order with no nextCursor when all fit', async () => {

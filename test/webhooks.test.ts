@@ -84,9 +84,19 @@ describe('webhooks', () => {
     expect(delivery!.json).toMatchObject({ type: 'content.saved', data: { created: true, entry: { id: post.id, collection: 'posts', data: { title: 'Signed' } }, actor: { kind: 'user', userId: t.admin.id, credential: { type: 'token' } } } });
     const [logged] = await deliveries(item.id);
     expect(logged).toMatchObject({ state: 'succeeded', attempts: 1, lastStatus: 200, messageId: delivery!.headers['webhook-id'], eventType: 'content.saved' });
-    expect(logged.log).toEqual([{ attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), statusCode: 200, error: null }]);
+    expect(logged.log).toEqual([{ attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), statusCode: 200, error: null, responseExcerpt: null }]);
     // Nothing left: a second pass sends nothing.
     expect(await worker.runDue()).toBe(0);
+  });
+
+  it("keeps the start of each answer with its attempt: at most 1 KB, a character cut there left out", async () => {
+    const { item } = await subscribe(['content.saved']);
+    // 1,023 bytes, then a two-byte character across the 1,024th: the excerpt stops before it.
+    receiver.plan.push({ status: 503, body: `Down for maintenance ${'.'.repeat(1002)}é and more` });
+    await createPost('Excerpted');
+    expect(await worker.runDue()).toBe(1);
+    const [delivery] = await deliveries(item.id);
+    expect(delivery.log[0]).toMatchObject({ statusCode: 503, error: 'HTTP 503', responseExcerpt: `Down for maintenance ${'.'.repeat(1002)}` });
   });
 
   it("delivers one entry's events in the order they happened", async () => {

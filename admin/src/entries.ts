@@ -11,3 +11,6 @@ export function entryTitle(collection: ContentCollection, entry: Entry): string 
   const value = field === undefined ? undefined : entry.data[field];
   return typeof value === 'string' && value.trim() !== '' ? value : entry.slug;
 }
+
+/** The id in an entry's address (`/content/:collection/new`) that stands for a new entry, not yet saved. */
+export const newEntryId = 'new';

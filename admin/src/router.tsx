@@ -1,9 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { collectionsQuery, entryListQuery, entryQuery, meQuery, revisionListQuery, settingsQuery } from './api/queries';
+import { newEntryId } from './entries';
+import { loadPortableTextInput } from './portable-text/load';
 import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { RevisionsSearch } from './screens/revisions/search';
+import { peopleQuery } from './screens/people/queries';
+import { pluginsQuery } from './screens/plugins/queries';
+import { tokensQuery } from './screens/tokens/queries';
+import { subscriptionsQuery } from './screens/webhooks/queries';
 import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -52,24 +58,24 @@ const accountRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/account/Account'), 'Account'),
 });
 
-// The entry editor: its chunk (widgets, dialogs, autosave) loads only when an entry opens.
-const newEntryRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/content/$collection/new',
-  loader: ({ context }) => {
-    void context.queryClient.prefetchQuery(collectionsQuery);
-    void context.queryClient.prefetchQuery(settingsQuery);
-  },
-  component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'NewEntry'),
-});
-
+/**
+ * The entry editor, of an entry or, at id `new`, of a new one: one route, so that the save which
+ * gives a new entry its id only changes the address and the same editor goes on (caret, focus and
+ * the keys typed meanwhile kept). Its chunk (widgets, dialogs, autosave) loads only when an entry
+ * opens; the Portable Text engine's, when the collection has such a field, loads beside it and the
+ * entry rather than once the field first renders.
+ */
 const entryRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/content/$collection/$id',
   loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(collectionsQuery);
+    void context.queryClient.ensureQueryData(collectionsQuery).then((collections) => {
+      const collection = collections.items.find((candidate) => candidate.slug === params.collection);
+      if (collection?.fields.some((field) => field.type === 'portableText')) void loadPortableTextInput();
+      // Collections that cannot be read are the screen's to explain, through its own query.
+    }, () => undefined);
     void context.queryClient.prefetchQuery(settingsQuery);
-    void context.queryClient.prefetchQuery(entryQuery(params.collection, params.id));
+    if (params.id !== newEntryId) void context.queryClient.prefetchQuery(entryQuery(params.collection, params.id));
   },
   component: lazyRouteComponent(() => import('./screens/editor/EntryEditor'), 'EntryEditor'),
 });
@@ -93,7 +99,71 @@ const mediaRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/media/MediaScreen'), 'MediaScreen'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, newEntryRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute]);
+/** The site's settings, for admins (issue 33). */
+const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(settingsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/settings/Settings'), 'Settings'),
+});
+
+/** The loaded plugins, for admins (issue 33). */
+const pluginsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/plugins',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(pluginsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/plugins/Plugins'), 'Plugins'),
+});
+
+/** Webhook subscriptions and their deliveries, for admins (issue 33). */
+const webhooksRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/webhooks',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(subscriptionsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/webhooks/Webhooks'), 'Webhooks'),
+});
+
+/** Every app connected over OAuth, for admins (issue 33). */
+const appsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/apps',
+  component: lazyRouteComponent(() => import('./screens/apps/ConnectedApps'), 'ConnectedApps'),
+});
+
+/** The audit log, for admins (issue 33). */
+const auditRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/audit',
+  component: lazyRouteComponent(() => import('./screens/audit/AuditLog'), 'AuditLog'),
+});
+
+/** The site's people, for admins (issue 33). */
+const peopleRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/people',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchInfiniteQuery(peopleQuery({ search: '', role: undefined }));
+  },
+  component: lazyRouteComponent(() => import('./screens/people/People'), 'People'),
+});
+
+/** Personal access tokens, for admins (issue 33). */
+const tokensRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tokens',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(tokensQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
+});
+
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -82,7 +82,7 @@ export const acceptInvitation = defineOperation({
         throw validationError([{ path: 'token', message: 'This invitation is invalid, expired or already used: ask for a new one' }]);
       }
       const now = ctx.clock.now().toISOString();
-      const row: UserRow = { id: newId(), email: invitation.email, name: input.name, role: invitation.role, disabled: 0, created_at: now, updated_at: now };
+      const row: UserRow = { id: newId(), email: invitation.email, name: input.name, role: invitation.role, disabled: 0, created_at: now, updated_at: now, last_sign_in_at: null };
       try {
         await insertUser(db, row);
       } catch (error) {

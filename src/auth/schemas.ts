@@ -8,7 +8,7 @@ export const ScopeSchema = z.enum(scopes, {
 
 export const ScopeListSchema = z
   .array(ScopeSchema)
-  .min(1)
+  .min(1, 'Give at least one scope')
   .max(scopes.length)
   .transform((list) => [...new Set(list)]);
 
@@ -28,7 +28,7 @@ export type Token = z.infer<typeof TokenSchema>;
 
 export const CreateTokenBody = z.strictObject({
   userId: z.string().min(1).max(64),
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1, 'Must not be blank').max(200),
   scopes: ScopeListSchema,
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 date-time in the future; absent: never expires'),
 });

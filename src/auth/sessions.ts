@@ -71,6 +71,7 @@ export async function startSession(
       .insertInto('sessions')
       .values({ id: sessionId, token_hash: hashSecret(token), user_id: user.id, created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: expiresAt })
       .execute();
+    await tx.kysely.updateTable('users').set({ last_sign_in_at: now.toISOString() }).where('id', '=', user.id).execute();
     const actor = { kind: 'user' as const, userId: user.id, email: user.email, credential: { type: 'session', id: sessionId } };
     await emitEvent(ctx, tx, 'user:afterSignIn', { user: { id: user.id, email: user.email, name: user.name }, method, sessionId, actor });
   });

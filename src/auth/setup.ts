@@ -130,7 +130,7 @@ export const createFirstAdmin = defineOperation({
     const userId = userIdOfSetupChallenge(challenge);
     const passkey = await verifiedPasskeyRow(ctx, { response: input.passkey, challenge, userId, name: 'First passkey' }, passkeyRefused);
     const now = ctx.clock.now().toISOString();
-    const row: UserRow = { id: userId, email: input.email, name: input.name, role: roles.admin, disabled: 0, created_at: now, updated_at: now };
+    const row: UserRow = { id: userId, email: input.email, name: input.name, role: roles.admin, disabled: 0, created_at: now, updated_at: now, last_sign_in_at: null };
     await inTransaction(ctx.db, async (db) => {
       if (!(await succeedsUnlessTaken(() => db.kysely.insertInto('setup_state').values({ id: 1, completed_at: now }).execute()))) throw setupRefused('setup_complete');
       await db.kysely.deleteFrom('setup_secrets').execute();

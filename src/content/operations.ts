@@ -21,6 +21,7 @@ import { findEntry, loadEntry, readDuringSchemaChange, viewOf } from './lookup.t
 import { assertSlugFree, databaseIssues, explicitSlugIssues, generateSlug, lockEntryForSave, mapUniqueViolation, sharedValues } from './saving.ts';
 import type { CreateEntryBody, ListEntriesQuery, ListTrashQuery, UpdateEntryBody } from './schemas.ts';
 import * as store from './store.ts';
+import { titleContains } from './title-filter.ts';
 import { newEntryRow, saveValues, staleRev, writeEntry } from './write.ts';
 
 type EntryItem = { item: Entry };
@@ -91,6 +92,7 @@ export const listEntries = defineOperation({
     if (input.locale !== undefined) filters.push(store.filters.locale(input.locale));
     if (input.author !== undefined) filters.push(store.filters.author(input.author));
     if (input.term !== undefined) filters.push(store.filters.hasTerm(collection.tableName, await termFilter(ctx.db, collection.slug, input.term)));
+    if (input.q !== undefined) filters.push(titleContains(ctx, collection, input.q));
     return listPage(ctx, collection, { ...input, key: sortKeyFor(ctx, collection, input.orderBy ?? 'createdAt') }, filters);
   },
 });

@@ -4,10 +4,13 @@ import type { Operation } from '../core/operation.ts';
 import type { Entry } from './entries.ts';
 import { defineRoute } from '../http/route.ts';
 import { compareEntry, discardDraft, duplicateEntry, listTranslations, permanentlyDeleteEntry, publishEntry, restoreEntry, scheduleEntry, unpublishEntry, unscheduleEntry } from './lifecycle.ts';
+import { listAuthors } from './authors.ts';
 import { bulkContent } from './bulk.ts';
 import { listContentCollections } from './collections.ts';
 import { createEntry, getEntry, listEntries, listTrash, trashEntry, updateEntry } from './operations.ts';
 import {
+  AuthorsQuery,
+  AuthorsResponse,
   BulkBody,
   BulkResponse,
   CollectionParams,
@@ -43,6 +46,16 @@ export const contentRoutes = [
     operation: listContentCollections,
     query: ContentCollectionsQuery,
     response: ContentCollectionsResponse,
+  }),
+  // Top-level, not under /content/:collection, so no entry slug is taken by it.
+  defineRoute({
+    method: 'get',
+    path: '/authors',
+    tag,
+    summary: "The users who created a collection's entries (id and name), by name: who its list can be filtered by (author=)",
+    operation: listAuthors,
+    query: AuthorsQuery,
+    response: AuthorsResponse,
   }),
   // Before `/:id`, so `trash` is never taken for an entry slug (which is why `trash` is a reserved slug).
   defineRoute({

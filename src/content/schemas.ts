@@ -30,7 +30,26 @@ export const ListEntriesQuery = z.object({
     .optional()
     .describe('Only entries with this term, as taxonomy:term-slug (e.g. category:news); in a hierarchical taxonomy, its descendants count too'),
   author: z.string().min(1).max(200).optional().describe('Only entries this user created (a user id, as GET /auth/me gives)'),
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Only entries whose title contains this text (case-insensitive; % and _ match literally): the title field, else the first string field, else the slug. Readers match the published title only',
+    ),
   ...pageQuery(50),
+});
+
+export const AuthorsQuery = z.object({
+  collection: CollectionSlug.describe("The collection whose entries' creators are listed"),
+  q: z.string().min(1).max(200).optional().describe('Only users whose name contains this text (case-insensitive)'),
+  ...pageQuery(50),
+});
+
+export const AuthorsResponse = z.object({
+  items: z.array(z.object({ id: z.string().describe("User id, as the list's author filter takes it"), name: z.string() }).meta({ id: 'Author' })),
+  nextCursor: z.string().optional(),
 });
 
 export const ListTrashQuery = z.object({ ...pageQuery(50) });

@@ -4,9 +4,11 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type Driver, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { PostgresChangeFeed } from './change-feed.ts';
 import { groupCommit, type WriteTransaction } from './group-commit.ts';
 import { DatabaseUnavailableError, watchDriver } from './outage.ts';
 import type { Database } from './types.ts';
+import { anyTable, writeTarget } from './write-target.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -18,15 +20,21 @@ export interface Db {
   dialect: Dialect;
   /**
    * A value that changes whenever a write, by this process or any other, may have changed what a read
-   * of `tables` returns; undefined where the engine has no cheap way to tell (then nothing is cached).
-   * See read-cache.ts.
+   * of `tables` returns; undefined where it cannot be told now (then nothing is cached). SQLite reads
+   * its data version; PostgreSQL counts the notifications of change-feed.ts. See read-cache.ts.
    */
-  changeStamp?: (tables: readonly string[]) => string;
+  changeStamp?: (tables: readonly string[]) => string | undefined;
   /**
    * The stamp as it is right now, never the value a request remembered: what a transaction uses, since
-   * other processes may have committed between the request's first read and its BEGIN.
+   * other processes may have committed between the request's first read and its BEGIN. On PostgreSQL,
+   * none for a table a transaction not yet committed has written: its reads see its own writes.
    */
-  currentChangeStamp?: (tables: readonly string[]) => string;
+  currentChangeStamp?: (tables: readonly string[]) => string | undefined;
+  /**
+   * Resolves once every change other processes committed before the call counts in the stamp: at once
+   * on SQLite, which reads its stamp from the file; on PostgreSQL when their notifications have come.
+   */
+  changesArrived?: () => Promise<void>;
   /**
    * The same database as one request sees it: other processes' changes are looked for once, at the
    * request's first cached read (they take effect from the next request); its own writes at once.
@@ -49,9 +57,10 @@ export interface OpenOptions {
 
 /** Opens the configured database and checks that it answers, so a bad DATABASE_URL fails at start. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Db> {
-  const db = config.kind === 'sqlite' ? openSqlite(config.path, options) : openPostgres(config.url, config.poolSize, options);
+  const { db, ready } = config.kind === 'sqlite' ? { db: openSqlite(config.path, options), ready: undefined } : openPostgres(config.url, config.poolSize, options);
   try {
     await sql`select 1`.execute(db.kysely);
+    await ready;
   } catch (error) {
     await db.close().catch(() => undefined);
     // The engine's own reason (connection refused, no such database), not the watch's wrapper of it (outage.ts).
@@ -184,22 +193,13 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
-const anyTable = '*';
-
-/** The table a writing statement changes; transaction control changes none; anything else may change any. */
-function writeTarget(text: string): string | undefined {
-  if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(text)) return undefined;
-  const match = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?([\w]+)"?/i.exec(text);
-  return match ? match[1]!.toLowerCase() : anyTable;
-}
-
 // COUNT(*) and other int8 values arrive from pg as strings; every count Folio makes fits a JS number.
 const pgTypes = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
+function openPostgres(url: string, poolSize: number, options: OpenOptions): { db: Db; ready: Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
   // A client that loses its connection emits 'error', and an 'error' nobody listens to ends the
   // process. The pool listens only while a client is idle (and then drops it); while one is checked
@@ -207,10 +207,24 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
   // is reported (outage.ts), and the pool drops the client when it is released: these only listen.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const dialect = new CurrentSchemaPostgresDialect({ pool });
+  const changes = new PostgresChangeFeed(url);
+  const dialect = new CurrentSchemaPostgresDialect({ pool }, changes);
   const kysely = new Kysely<Database>({ dialect, ...kyselyLog(options) });
-  const db: Db = { identity: {}, kysely, dialect: 'postgres', forRequest: () => db, close: () => kysely.destroy() };
-  return db;
+  const db: Db = {
+    identity: {},
+    kysely,
+    dialect: 'postgres',
+    changeStamp: changes.stamp,
+    currentChangeStamp: changes.stampInTransaction,
+    changesArrived: () => changes.changesArrived(),
+    // The stamp lives in memory, kept current by notifications: nothing to read once per request.
+    forRequest: () => db,
+    close: async () => {
+      await changes.close();
+      await kysely.destroy();
+    },
+  };
+  return { db, ready: changes.ready };
 }
 
 /**
@@ -222,9 +236,16 @@ function openPostgres(url: string, poolSize: number, options: OpenOptions): Db {
  * those, from the catalogue alone.
  */
 class CurrentSchemaPostgresDialect extends PostgresDialect {
-  /** A refused or lost connection, or a server going down, is an outage to the requests (outage.ts). */
+  readonly #changes: PostgresChangeFeed;
+
+  constructor(config: ConstructorParameters<typeof PostgresDialect>[0], changes: PostgresChangeFeed) {
+    super(config);
+    this.#changes = changes;
+  }
+
+  /** A refused or lost connection, or a server going down, is an outage to the requests (outage.ts); writes move the change stamp. */
   override createDriver(): Driver {
-    return watchDriver(super.createDriver());
+    return this.#changes.trackWrites(watchDriver(super.createDriver()));
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {

@@ -55,11 +55,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
- * Case-insensitive "contains" on a column, with the user's `%` and `_` matched literally. The escape
- * character is named explicitly: PostgreSQL defaults to backslash, SQLite has none.
+ * Case-insensitive "contains" on a column (or an expression over columns, such as an entry's live
+ * value), with the user's `%` and `_` matched literally. The escape character is named explicitly:
+ * PostgreSQL defaults to backslash, SQLite has none.
  */
-export function containsInsensitive(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`;
+export function containsInsensitive(value: string | RawBuilder<unknown>, text: string): RawBuilder<boolean> {
+  const operand = typeof value === 'string' ? sql.ref(value) : value;
+  return sql<boolean>`lower(${operand}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`;
 }
 
 /**

@@ -21,6 +21,10 @@ import { pluginEvents } from './migrations/0016_plugin_events.ts';
 import * as pluginEventData from './migrations/0017_plugin_event_data.ts';
 import * as previewGrants from './migrations/0018_preview_grants.ts';
 import * as mediaUsage from './migrations/0019_media_usage.ts';
+import { changeNotifications } from './migrations/0020_change_notifications.ts';
+import { searchFilterIndex } from './migrations/0021_search_filter_index.ts';
+import * as userLastSignIn from './migrations/0022_user_last_sign_in.ts';
+import * as webhookResponseExcerpt from './migrations/0023_webhook_response_excerpt.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -45,6 +49,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017_plugin_event_data': pluginEventData,
     '0018_preview_grants': previewGrants,
     '0019_media_usage': mediaUsage,
+    '0020_change_notifications': changeNotifications(dialect),
+    '0021_search_filter_index': searchFilterIndex(dialect),
+    '0022_user_last_sign_in': userLastSignIn,
+    '0023_webhook_response_excerpt': webhookResponseExcerpt,
   };
 }
 

@@ -9,8 +9,9 @@ interface Entry<V> {
  * Remembers the result of a hot read for as long as the database cannot have changed under it: an
  * entry is used only while the database's change stamp is the one seen before the read was made. So
  * a token revoked or a user disabled by any process, the CLI included, is seen on the next request.
- * Where the engine has no change stamp (PostgreSQL), every call reads. Inside a transaction the stamp
- * is read afresh (db/dialect.ts), and the transaction's own writes move it at once.
+ * Where there is no stamp for the tables (PostgreSQL while it is not listening for changes, or for a
+ * table that does not notify), every call reads. Inside a transaction the stamp is read afresh
+ * (db/dialect.ts), and the transaction's own writes move it at once (on PostgreSQL: there is none).
  * An undefined result (nothing found) is never remembered, so lookups of unknown keys cannot fill it.
  */
 export class ReadCache<V> {
@@ -25,8 +26,8 @@ export class ReadCache<V> {
   }
 
   async get(db: Db, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
-    if (!db.changeStamp) return load();
-    const stamp = db.changeStamp(this.tables);
+    const stamp = db.changeStamp?.(this.tables);
+    if (stamp === undefined) return load();
     let entries = this.byDatabase.get(db.identity);
     if (!entries) this.byDatabase.set(db.identity, (entries = new Map()));
     const entry = entries.get(key);

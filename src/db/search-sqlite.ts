@@ -52,6 +52,20 @@ export async function createSqliteSearchTables(db: Kysely<unknown>): Promise<voi
   }
 }
 
+/**
+ * The columns a search filters its matches by, beside the document's id (migration 0021). Each match
+ * is looked up in `search_documents` by id; there each row carries the whole text (2 KB and more), so
+ * a page of the table holds one or two and every lookup lands on a page of its own: 70 matches cost
+ * 4 µs each. In this index they are packed a hundred to a page, and the lookups took a third of that
+ * (a query of two middling words at 10,000 entries: 450 µs, then 270 µs). SQLite's planner prefers
+ * the primary key for `id = ?`, hence INDEXED BY where it is used.
+ */
+const filterIndex = 'search_documents_filter';
+
+export async function createSqliteSearchFilterIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`create index ${sql.id(filterIndex)} on search_documents (id, entry_id, variant, collection_id, locale)`.execute(db);
+}
+
 /** A term in FTS5's syntax: its words as one quoted phrase (quotes doubled), `*` after it for a prefix. */
 function renderTerm(term: SearchTerm): string {
   return `"${term.words.join(' ').replaceAll('"', '""')}"${term.prefix ? '*' : ''}`;
@@ -72,7 +86,7 @@ function matchesIn(table: string, match: string, request: SearchRequest): RawBui
   // CROSS JOIN fixes the order: the full-text matches first. Otherwise statistics that know nothing of
   // the documents can make SQLite walk every document of a collection and probe the index with each.
   return sql`select d.id, d.entry_id, -bm25(${fts}, ${sql.lit(titleWeight)}, 1.0) as score
-    from ${fts} cross join search_documents d on d.id = ${fts}.rowid
+    from ${fts} cross join search_documents d indexed by ${sql.id(filterIndex)} on d.id = ${fts}.rowid
     where ${fts} match ${match} and ${sql.join(filters, sql` and `)}`;
 }
 

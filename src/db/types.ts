@@ -12,6 +12,8 @@ export interface UsersTable {
   disabled: number;
   created_at: string;
   updated_at: string;
+  /** Stamped by every sign-in (auth/sessions.ts startSession); null until the first. */
+  last_sign_in_at: string | null;
 }
 
 export interface ApiTokensTable {
@@ -522,6 +524,8 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   status_code: number | null;
   error: string | null;
+  /** The first characters of the receiver's answer (migration 0023); null when none came. */
+  response_excerpt: string | null;
 }
 
 /** An event waiting for the plugins it names (migration 0016, decisions/0030). */

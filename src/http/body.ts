@@ -63,6 +63,16 @@ function bodyStream(c: HonoContext): Readable {
 }
 
 /**
+ * The body at once when all its declared bytes are already here and nothing has read them: a small
+ * body arrives with its head, and Node has it in the request's buffer before the handler's first
+ * await returns. Reading it so spares the stream's async iterator, a fair share of a small POST's cost.
+ */
+function arrivedWhole(stream: Readable, length: number | undefined): Buffer | undefined {
+  if (length === undefined || stream.readableLength !== length || stream.readableFlowing !== null || stream.readableEnded) return undefined;
+  return stream.read() as Buffer;
+}
+
+/**
  * The whole body as text, at most `limit` bytes. While it is read, the bytes and then the text decoded
  * from them are held, so twice its size is drawn from `budget` (a declared length at once, before
  * any byte is read; a chunked body as it arrives) and given back when this returns: the caller parses
@@ -79,11 +89,14 @@ export async function readBuffered(c: HonoContext, limit: number, budget: BodyMe
   };
   try {
     if (length !== undefined) hold(length);
+    const stream = bodyStream(c);
+    const arrived = arrivedWhole(stream, length);
+    if (arrived !== undefined) return arrived.toString('utf8');
     // With a declared length the bytes go straight into one buffer of that size: no second copy.
     const whole = length === undefined ? undefined : Buffer.allocUnsafe(length);
     const chunks: Buffer[] = [];
     let received = 0;
-    for await (const chunk of bodyStream(c) as AsyncIterable<Buffer>) {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (received + chunk.length > (length ?? limit)) throw tooLarge(limit);
       if (whole) whole.set(chunk, received);
       else {

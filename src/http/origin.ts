@@ -27,10 +27,19 @@ export function createOriginPolicy(config: Pick<Config, 'host' | 'publicUrl' | '
   // name itself is the tell. On a public interface every name may be legitimate (PUBLIC_URL fixes the origin).
   const onLoopback = isLoopback(config.host);
 
+  // Every request of a client names the same host: each name is judged once (a few, so a small map).
+  const judged = new Map<string, boolean>();
   const allowsHost = (host: string | undefined): boolean => {
     if (!onLoopback) return true;
-    const name = hostOf(host)?.hostname;
-    return name !== undefined && (isLoopback(name) || name === publicUrl?.hostname);
+    if (host === undefined) return false;
+    let allowed = judged.get(host);
+    if (allowed === undefined) {
+      const name = hostOf(host)?.hostname;
+      allowed = name !== undefined && (isLoopback(name) || name === publicUrl?.hostname);
+      if (judged.size >= 64) judged.clear();
+      judged.set(host, allowed);
+    }
+    return allowed;
   };
   const allowsOrigin = (origin: string, host: string | undefined): boolean => {
     const parsed = originOf(origin);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { isoNow } from '../core/clock.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
@@ -32,7 +33,20 @@ async function describePlugin(ctx: AuthorizedContext, plugin: LoadedPlugin): Pro
     hooks,
     routes: (definition.routes ?? []).map((route) => ({ method: route.method.toUpperCase(), path: `/plugins/${definition.id}${route.path}` })),
     hasSettings: definition.settings !== undefined,
+    settingsSchema: definition.settings ? settingsJsonSchema(definition.settings) : null,
   };
+}
+
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A plugin's settings schema as JSON Schema, as a client sends them (defaults optional); made once per plugin. */
+function settingsJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    jsonSchemas.set(schema, (json = rest));
+  }
+  return json;
 }
 
 export const listPlugins = defineOperation({

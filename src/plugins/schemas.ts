@@ -14,6 +14,10 @@ export const PluginSchema = z
     hooks: z.array(z.string()).describe('The hooks it listens to, transactional ones included'),
     routes: z.array(z.object({ method: z.string(), path: z.string() })).describe('Its endpoints, relative to /_cms/api'),
     hasSettings: z.boolean(),
+    settingsSchema: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("Its settings as JSON Schema (what PUT /plugins/:pluginId/settings takes, defaults included), from which a form can be made; null when it takes none"),
   })
   .meta({ id: 'Plugin' });
 

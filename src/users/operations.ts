@@ -18,7 +18,7 @@ export const createUser = defineOperation({
   access: adminOnly,
   async run(ctx, input: z.output<typeof CreateUserInput>): Promise<UserItem> {
     const now = isoNow(ctx.clock);
-    const row: store.UserRow = { id: newId(), email: input.email, name: input.name, role: input.role, disabled: 0, created_at: now, updated_at: now };
+    const row: store.UserRow = { id: newId(), email: input.email, name: input.name, role: input.role, disabled: 0, created_at: now, updated_at: now, last_sign_in_at: null };
     try {
       await store.insertUser(ctx.db, row);
     } catch (error) {

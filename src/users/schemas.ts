@@ -20,6 +20,7 @@ export const UserSchema = z
     disabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    lastSignInAt: z.string().nullable().describe('When they last signed in (passkey, link, invitation or setup); null if never'),
   })
   .meta({ id: 'User' });
 

@@ -16,6 +16,7 @@ export function toUser(row: UserRow): User {
     disabled: row.disabled === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    lastSignInAt: row.last_sign_in_at,
   };
 }
 

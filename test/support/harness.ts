@@ -112,7 +112,7 @@ export async function createTestApp(overrides: Record<string, string> = {}, opti
     return { user, token };
   };
   const { user: admin, token: adminToken } = options.withoutAdmin
-    ? { user: { id: 'none', email: 'none@example.com', name: 'None', role: 50, disabled: true, createdAt: '', updatedAt: '' }, token: 'ec_pat_none' }
+    ? { user: { id: 'none', email: 'none@example.com', name: 'None', role: 50, disabled: true, createdAt: '', updatedAt: '', lastSignInAt: null }, token: 'ec_pat_none' }
     : await userWithToken(50, ['admin'], `admin-${Date.now()}@example.com`);
 
   return {

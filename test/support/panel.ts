@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import pino from 'pino';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../src/app.ts';
+import { loadPlugins } from '../../src/plugins/loader.ts';
+import { roles } from '../../src/core/roles.ts';
 import { launchChromium } from './browser.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 import { freePort } from './ports.ts';
@@ -27,11 +29,13 @@ export interface PanelServer {
 }
 
 /** The real app on a free port of localhost (WebAuthn and cookies need a name, not an address). */
-export async function startPanelServer(env: Record<string, string> = {}): Promise<PanelServer> {
+export async function startPanelServer(env: Record<string, string> = {}, options: { plugins?: readonly string[] } = {}): Promise<PanelServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const t = await createTestApp({ PUBLIC_URL: origin, ...env });
-  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock });
+  // Shipped plugins by id (plugins/loader.ts), served and called as PLUGINS would have them.
+  const plugins = options.plugins && (await loadPlugins(options.plugins, { hookTimeoutMs: 1000 }));
+  const t = await createTestApp({ PUBLIC_URL: origin, ...env }, { plugins });
+  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, plugins });
   const server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
   });
@@ -44,6 +48,28 @@ export async function startPanelServer(env: Record<string, string> = {}): Promis
       await t.close();
     },
   };
+}
+
+/** What a suite of panel journeys shares: the server with the built panel, its test app, and chromium. */
+export interface PanelSuite {
+  server: PanelServer;
+  t: TestApp;
+  browser: Browser;
+}
+
+/** Starts the server and the browser before the suite's tests and stops them after; read its fields inside the tests. */
+export function panelSuite(options: { plugins?: readonly string[]; env?: Record<string, string> } = {}): PanelSuite {
+  const suite = {} as PanelSuite;
+  beforeAll(async () => {
+    suite.server = await startPanelServer(options.env, options);
+    suite.t = suite.server.t;
+    suite.browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }
 
 /** A browser profile signed in as `userId` (a session cookie, as signing in leaves), with one page, and the CSP violations it reports. */
@@ -76,6 +102,33 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(violations, screen).toEqual([]);
 }
 
+/**
+ * An admin's screen as an Editor finds it: no link to it in the navigation, and at its address the
+ * sentence saying who manages it instead of its form (`action`, a button the screen would offer).
+ */
+export async function expectAdminsOnly(browser: Browser, server: PanelServer, screen: { path: string; link: string; says: string; action: string }): Promise<void> {
+  const { user } = await server.t.userWithToken(roles.editor, ['content:read']);
+  const { context, page } = await signedInPage(browser, server, user.id);
+  try {
+    await page.goto(server.url(screen.path));
+    await eventually(() => page.getByRole('main').textContent()).toContain(screen.says);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen.link }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: screen.action }).count()).toBe(0);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The text of what describes a field (aria-describedby): its hint and its error, as a screen reader reads them. */
+export const describedBy = (field: Locator) =>
+  field.evaluate((input) => {
+    const element = input as unknown as { getAttribute(name: string): string | null; ownerDocument: { getElementById(id: string): { textContent: string | null } | null } };
+    return (element.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' ');
+  });
+
 /** The titles of a content list's rendered rows, in order (the first cell of a row is its selection checkbox). */
 export function listRowTitles(page: Page): Promise<string[]> {
   return page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
@@ -87,4 +140,20 @@ export function listRowTitles(page: Page): Promise<string[]> {
  */
 export async function clickCheckbox(page: Page, name: string): Promise<void> {
   await page.locator('label').filter({ has: page.getByRole('checkbox', { name, exact: true }) }).click();
+}
+
+/**
+ * Waits for the frames after a Portable Text dialog closes: React Aria gives focus back in one, the
+ * editor puts its selection back in the next (PortableTextInput's close).
+ */
+export function framesAfterClosing(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const frame = (globalThis as unknown as { requestAnimationFrame: (callback: () => void) => void }).requestAnimationFrame;
+    return new Promise<void>((resolve) => frame(() => frame(() => frame(() => resolve()))));
+  });
+}
+
+/** Whether the element has the focus of its page. */
+export function hasFocus(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
 }

@@ -32,7 +32,9 @@ export async function secondInstance(t: TestApp) {
   const log = pino({ level: 'silent' });
   const app = createApp({ config: t.config, db, log, storage: t.storage, clock: t.clock, plugins: t.plugins });
   return {
+    /** Sent once what was committed elsewhere has reached this instance, as it reaches another process before its next request (decisions/0052). */
     async request(method: string, path: string, token: string, body?: unknown) {
+      await db.changesArrived?.();
       const response = await app.request(path, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
     },
@@ -46,8 +48,8 @@ export interface ReceivedWebhook {
   json: { type: string; timestamp: string; data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- payloads vary by event
 }
 
-/** What the receiver does with the next request: answer with a status, or never answer. */
-export type Reply = number | 'hang' | { redirect: string };
+/** What the receiver does with the next request: answer with a status (and a body), redirect, or never answer. */
+export type Reply = number | 'hang' | { redirect: string } | { status: number; body: string };
 
 /**
  * A real HTTP receiver on loopback. It answers each request with the next planned reply (200 when
@@ -69,8 +71,12 @@ export async function startReceiver() {
         hanging.add(response);
         return;
       }
-      if (typeof reply === 'object') {
+      if (typeof reply === 'object' && 'redirect' in reply) {
         response.writeHead(302, { location: reply.redirect }).end();
+        return;
+      }
+      if (typeof reply === 'object') {
+        response.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8' }).end(reply.body);
         return;
       }
       if (reply >= 200 && reply < 300) received.push(record);

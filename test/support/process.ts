@@ -21,7 +21,7 @@ export interface CliResult {
 }
 
 /** Runs `node bin/folio.mjs ...args` to completion; killed (and reported) if it outlives the deadline. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 45_000): Promise<CliResult> {
   return runProcess(process.execPath, [cliPath, ...args], env, { timeoutMs });
 }
 

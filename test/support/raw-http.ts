@@ -10,14 +10,21 @@ export interface RawResponse {
 /**
  * Sends one request byte for byte over a fresh socket (`Connection: close`) and reads the answer to
  * the end: for bodies no well-behaved client would send, which fetch and http.request refuse or
- * repair. `body` goes out whole, with its length declared.
+ * repair. `body` goes out whole with the head, with its length declared; given as pieces, the head
+ * goes alone and each piece in a write of its own once the one before has been handed to the socket.
  */
-export function rawRequest(url: URL, method: string, path: string, headers: Record<string, string>, body: Buffer = Buffer.alloc(0)): Promise<RawResponse> {
-  const head = [`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+export function rawRequest(url: URL, method: string, path: string, headers: Record<string, string>, body: Buffer | Buffer[] = Buffer.alloc(0)): Promise<RawResponse> {
+  const pieces = Array.isArray(body) ? body : [body];
+  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const head = Buffer.from([`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close', `Content-Length: ${length}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n'), 'latin1');
+  const writes = Array.isArray(body) ? [head, ...body] : [Buffer.concat([head, body])];
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const writeFrom = (index: number) => {
+      if (index < writes.length) socket.write(writes[index]!, () => writeFrom(index + 1));
+    };
     // Not half-closed after the body: Node takes a client that ends its side as one that hung up.
-    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body])));
+    const socket = net.connect(Number(url.port), url.hostname, () => writeFrom(0));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.once('error', reject);
     socket.once('close', () => {

@@ -33,6 +33,18 @@ export function issuesOf(error: unknown): { path: string; message: string }[] {
   return Array.isArray(issues) ? issues.filter((issue): issue is { path: string; message: string } => typeof issue?.path === 'string' && typeof issue?.message === 'string') : [];
 }
 
+/**
+ * A refusal as a form shows it: the server's words at the field they concern (`scopes.0` is the scopes'
+ * problem), and the message of a refusal naming no field, to say once above the form.
+ */
+export function refusalOf(error: unknown): { at: (field: string) => string | undefined; elsewhere: string | undefined } {
+  const issues = issuesOf(error);
+  return {
+    at: (field) => issues.find((issue) => issue.path.split('.')[0] === field)?.message,
+    elsewhere: error && issues.length === 0 ? (error instanceof Error ? error.message : String(error)) : undefined,
+  };
+}
+
 /** The sign-in page, which sends the browser back to `path` once signed in (src/auth/return-path.ts). */
 export function signInLocation(path: string): string {
   return `/_cms/sign-in?return=${encodeURIComponent(path)}`;

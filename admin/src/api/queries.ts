@@ -29,6 +29,9 @@ export type ListParams = {
   order?: 'asc' | 'desc';
   author?: string;
   term?: string;
+  locale?: string;
+  /** Only entries whose title contains this text (the API's `q`). */
+  q?: string;
 };
 
 /** One page of a collection's entries. */
@@ -36,6 +39,35 @@ export function entryPageQuery(collection: string, params: ListParams & { limit:
   return queryOptions({
     queryKey: ['entries', collection, params],
     queryFn: () => dataOf(api.GET('/_cms/api/content/{collection}', { params: { path: { collection }, query: params } })),
+  });
+}
+
+/** The people who created a collection's entries whose name contains `text` (a picker's first 20). */
+export function authorsQuery(collection: string, text: string) {
+  return queryOptions({
+    queryKey: ['authors', collection, text],
+    queryFn: () => dataOf(api.GET('/_cms/api/authors', { params: { query: { collection, limit: 20, ...(text === '' ? {} : { q: text }) } } })),
+  });
+}
+
+/**
+ * The name of one of a collection's authors, for a filter read from the URL: their pages are walked
+ * until the id turns up (a collection has few authors; no page is read past the one that names them).
+ */
+export function authorNameQuery(collection: string, id: string) {
+  return queryOptions({
+    queryKey: ['authors', collection, 'name', id],
+    queryFn: async () => {
+      let cursor: string | undefined;
+      do {
+        const page = await dataOf(api.GET('/_cms/api/authors', { params: { query: { collection, limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        const found = page.items.find((author) => author.id === id);
+        if (found) return found.name;
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return null;
+    },
+    staleTime: 60_000,
   });
 }
 

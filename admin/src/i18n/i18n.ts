@@ -1,6 +1,7 @@
 import { i18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { useLingui } from '@lingui/react';
+import { useMemo } from 'react';
 import { en, type MessageId } from './en';
 
 /**
@@ -24,10 +25,14 @@ export { i18n };
 
 export type Translate = (id: MessageId, values?: Record<string, unknown>) => string;
 
-/** The active language's `t`; components re-render when it changes. */
+/**
+ * The active language's `t`; components re-render when it changes. The same function until then, so
+ * that a memoized component given it (a list's rows) is not rendered again for nothing.
+ */
 export function useT(): Translate {
-  const { i18n: active } = useLingui();
-  return (id, values) => active._(id, values);
+  // Lingui gives a new `_` when the language changes.
+  const { _: translate } = useLingui();
+  return useMemo<Translate>(() => (id, values) => translate(id, values), [translate]);
 }
 
 /**

@@ -11,14 +11,27 @@ export interface Place {
   detail?: string;
 }
 
+/** The admins' screens, in the order the navigation lists them (shell/Shell.tsx) and the palette offers them. */
+export const adminScreens = [
+  { path: '/people', label: 'nav.people' },
+  { path: '/tokens', label: 'nav.tokens' },
+  { path: '/apps', label: 'nav.apps' },
+  { path: '/plugins', label: 'nav.plugins' },
+  { path: '/webhooks', label: 'nav.webhooks' },
+  { path: '/audit', label: 'nav.audit' },
+  { path: '/settings', label: 'nav.settings' },
+] as const satisfies readonly { path: string; label: MessageId }[];
+
 /**
  * The screens the palette offers, when the panel has them: a screen another branch adds (the media
- * library) appears once its route exists, so the list never offers a place that is not there.
+ * library) appears once its route exists, so the list never offers a place that is not there;
+ * an admin's screens are offered to admins only.
  */
-export const screens: { path: string; label: MessageId }[] = [
+export const screens: { path: string; label: MessageId; adminOnly?: true }[] = [
   { path: '/', label: 'nav.dashboard' },
   { path: '/media', label: 'palette.media' },
   { path: '/account', label: 'nav.account' },
+  ...adminScreens.map((screen) => ({ ...screen, adminOnly: true as const })),
 ];
 
 /** The editor of an entry (the route the entry editor declares). */

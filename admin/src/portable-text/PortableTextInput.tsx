@@ -2,6 +2,7 @@ import { EditorProvider, PortableTextEditable, useEditor, type EditorEmittedEven
 import { BehaviorPlugin, EventListenerPlugin, NodePlugin } from '@portabletext/editor/plugins';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { labelIdOf, type FieldInputProps } from '../fields/input';
+import { fieldSettled, fieldUnsettled } from '../fields/settling';
 import { useT } from '../i18n/i18n';
 import { MediaPickerContext } from '../media/pick';
 import { AltDialog } from './AltDialog';
@@ -114,11 +115,17 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
     editor.send({ type: 'update readOnly', readOnly });
   }, [editor, readOnly]);
 
+  // A patch comes at each change, its mutation (the value) once the editor's batch is flushed: in
+  // between, what is on screen is not yet the form's (fields/settling.ts).
+  useEffect(() => () => fieldSettled(session), [session]);
   const onEvent = useCallback(
     (event: EditorEmittedEvent) => {
-      if (event.type === 'mutation') {
+      if (event.type === 'patch') {
+        fieldUnsettled(session);
+      } else if (event.type === 'mutation') {
         session.intact.note(event.patches);
         emit(session.intact.merge(event.value));
+        fieldSettled(session);
       } else if (event.type === 'invalid value') {
         setInvalid(event.resolution?.description ?? '');
       }
@@ -153,10 +160,12 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
     [open],
   );
   const close = useCallback(() => {
-    // The caret as the dialog's action left it. Closing, React Aria gives focus back to where it was
-    // when the dialog opened, and the browser puts the caret at the start of the text then; the
-    // editor's own selection is put back once that is done.
-    const selection = editor.getSnapshot().context.selection ?? selectionAtOpen.current;
+    // The caret as the dialog's action left it, collapsed to its end: after a link is added the caret
+    // is after the link (as in a word processor), so what comes next, typed or inserted, never
+    // replaces the linked words. Closing, React Aria gives focus back to where it was when the dialog
+    // opened, and the browser puts the caret at the start of the text then; the editor's own
+    // selection is put back once that is done.
+    const selection = collapsedToEnd(editor.getSnapshot().context.selection ?? selectionAtOpen.current);
     setDialog(undefined);
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
@@ -192,4 +201,11 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
       {dialog?.kind === 'alt' ? <AltDialog block={dialog.block} onClose={close} /> : null}
     </EditorDialogsContext.Provider>
   );
+}
+
+/** A selection made a caret at its end (the end in reading order, whichever way it was made). */
+function collapsedToEnd(selection: EditorSelection): EditorSelection {
+  if (!selection) return selection;
+  const end = selection.backward ? selection.anchor : selection.focus;
+  return { anchor: end, focus: end, backward: false };
 }

@@ -3,7 +3,8 @@ import { Link, Outlet, useMatchRoute } from '@tanstack/react-router';
 import { collectionsQuery, meQuery } from '../api/queries';
 import { useT } from '../i18n/i18n';
 import { PaletteLauncher } from '../palette/PaletteLauncher';
-import { canWriteContent } from '../roles';
+import { adminScreens } from '../palette/places';
+import { canWriteContent, isAdmin } from '../roles';
 
 /**
  * The frame of every screen: the navigation (only screens that exist, and only what the user's role
@@ -56,6 +57,13 @@ export function Shell() {
           </>
         )}
         <ul className="nav-end">
+          {me.data &&
+            isAdmin(me.data.item.role) &&
+            adminScreens.map(({ path, label }) => (
+              <li key={path}>
+                <Link to={path}>{t(label)}</Link>
+              </li>
+            ))}
           <li>
             <Link to="/account">{t('nav.account')}</Link>
           </li>

@@ -30,7 +30,7 @@ function toDelivery(row: store.DeliveryRow, attempts: store.AttemptRow[]): Deliv
     lastError: row.last_error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    log: attempts.map((attempt) => ({ attempt: attempt.attempt, startedAt: attempt.started_at, durationMs: attempt.duration_ms, statusCode: attempt.status_code, error: attempt.error })),
+    log: attempts.map((attempt) => ({ attempt: attempt.attempt, startedAt: attempt.started_at, durationMs: attempt.duration_ms, statusCode: attempt.status_code, error: attempt.error, responseExcerpt: attempt.response_excerpt })),
   };
 }
 

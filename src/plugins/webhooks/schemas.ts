@@ -55,6 +55,7 @@ export const AttemptSchema = z.object({
   durationMs: z.number().int(),
   statusCode: z.number().int().nullable(),
   error: z.string().nullable(),
+  responseExcerpt: z.string().nullable().describe("The start of the receiver's answer (at most 1 KB, as text); null when it sent none"),
 });
 
 export const DeliverySchema = z

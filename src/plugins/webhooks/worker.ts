@@ -54,7 +54,7 @@ export function createDeliveryWorker(ctx: BackgroundContext, options: { concurre
     const state = result.error === undefined ? 'succeeded' : retryAt.getTime() - Date.parse(delivery.window_started_at) > retryWindowMs ? 'failed' : 'pending';
     const settled = await settle({
       claim: claimed,
-      attempt: { id: newId(), delivery_id: delivery.id, attempt: claimed.attempt, started_at: startedAt.toISOString(), duration_ms: durationMs, status_code: result.status ?? null, error: result.error ?? null },
+      attempt: { id: newId(), delivery_id: delivery.id, attempt: claimed.attempt, started_at: startedAt.toISOString(), duration_ms: durationMs, status_code: result.status ?? null, error: result.error ?? null, response_excerpt: result.excerpt ?? null },
       outcome: { state, retryAt: state === 'pending' ? retryAt.toISOString() : undefined, status: result.status ?? null, error: result.error ?? null, now: now.toISOString() },
     });
     const fields = { deliveryId: delivery.id, subscriptionId: subscription.id, attempt: claimed.attempt, status: result.status, durationMs };

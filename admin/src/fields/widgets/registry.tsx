@@ -1,6 +1,7 @@
-import { lazy, type ComponentType } from 'react';
+import { use, type ComponentType } from 'react';
 import type { Field } from '../../api/client';
 import type { FieldInputProps } from '../input';
+import { loadedPortableTextInput, loadPortableTextInput } from '../../portable-text/load';
 import { BooleanInput } from './BooleanInput';
 import { DateTimeInput } from './DateTimeInput';
 import { JsonInput } from './JsonInput';
@@ -12,8 +13,15 @@ import { SelectInput } from './SelectInput';
 import { TextAreaInput } from './TextAreaInput';
 import { TextInput } from './TextInput';
 
-// The Portable Text engine is the editor's largest part: its own chunk, loaded when a field needs it.
-const PortableTextInput = lazy(() => import('../../portable-text/PortableTextInput').then((module) => ({ default: module.PortableTextInput })));
+/**
+ * The Portable Text engine, its own chunk (portable-text/load.ts): rendered directly once here, which
+ * the entry route's loader usually made it by the time the entry's data came; else the field
+ * suspends until it is.
+ */
+function PortableTextField(props: FieldInputProps<unknown[]>) {
+  const PortableTextInput = loadedPortableTextInput() ?? use(loadPortableTextInput());
+  return <PortableTextInput {...props} />;
+}
 
 /**
  * Each field type's widget, and how its label names it: `for` (a <label for> on one input) or
@@ -30,7 +38,7 @@ export const widgets: Record<Field['type'], { Widget: AnyWidget; label: 'for' | 
   datetime: { Widget: DateTimeInput, label: 'group' },
   select: { Widget: SelectInput, label: 'for' },
   multiSelect: { Widget: MultiSelectInput, label: 'group' },
-  portableText: { Widget: PortableTextInput, label: 'group' },
+  portableText: { Widget: PortableTextField, label: 'group' },
   image: { Widget: MediaInput, label: 'group' },
   file: { Widget: MediaInput, label: 'group' },
   reference: { Widget: ReferenceInput, label: 'for' },

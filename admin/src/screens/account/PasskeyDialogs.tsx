@@ -3,13 +3,14 @@ import { useState } from 'react';
 import { Button, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
 import { api, dataOf, type Schemas } from '../../api/client';
 import { useT } from '../../i18n/i18n';
+import { ConfirmButton } from '../../shell/ConfirmButton';
 import { messageOf, type Notice } from './notice';
 import { passkeysQuery } from './queries';
 
 type Passkey = Schemas['Passkey'];
 
 /**
- * Renaming and deleting a passkey each happen in a modal dialog (React Aria: focus kept inside, Escape
+ * Renaming and deleting a passkey each happen in a modal dialog (deleting in shell/ConfirmButton) (React Aria: focus kept inside, Escape
  * closes, focus back on the button that opened it). A refusal (the last way in cannot be deleted) is
  * said inside the dialog, where the person is looking.
  */
@@ -23,8 +24,8 @@ export function RenamePasskeyDialog({ passkey, onNotice }: { passkey: Passkey; o
   return (
     <DialogTrigger onOpenChange={(open) => (open ? (setName(passkey.name), rename.reset()) : undefined)}>
       <Button aria-label={t('account.renameLabel', { name: passkey.name })}>{t('account.rename')}</Button>
-      <ModalOverlay className="account-overlay" isDismissable>
-        <Modal className="account-modal">
+      <ModalOverlay className="dialog-overlay" isDismissable>
+        <Modal className="dialog-modal">
           <Dialog>
             {({ close }) => (
               <Form
@@ -45,7 +46,7 @@ export function RenamePasskeyDialog({ passkey, onNotice }: { passkey: Passkey; o
                   <Input />
                 </TextField>
                 {rename.isError && <p role="alert">{messageOf(rename.error)}</p>}
-                <div className="account-dialog-buttons">
+                <div className="dialog-buttons">
                   <Button type="submit" isDisabled={rename.isPending}>
                     {t('account.save')}
                   </Button>
@@ -63,45 +64,18 @@ export function RenamePasskeyDialog({ passkey, onNotice }: { passkey: Passkey; o
 export function DeletePasskeyDialog({ passkey, onNotice }: { passkey: Passkey; onNotice: (notice: Notice) => void }) {
   const t = useT();
   const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => dataOf(api.DELETE('/_cms/api/auth/passkey/{id}', { params: { path: { id: passkey.id } }, body: {} })),
-  });
   return (
-    <DialogTrigger onOpenChange={(open) => (open ? remove.reset() : undefined)}>
-      <Button aria-label={t('account.deleteLabel', { name: passkey.name })}>{t('account.delete')}</Button>
-      <ModalOverlay className="account-overlay" isDismissable>
-        <Modal className="account-modal">
-          <Dialog role="alertdialog">
-            {({ close }) => (
-              <>
-                <Heading slot="title">{t('account.deleteTitle', { name: passkey.name })}</Heading>
-                <p>{t('account.deleteBody')}</p>
-                {remove.isError && <p role="alert">{messageOf(remove.error)}</p>}
-                <div className="account-dialog-buttons">
-                  <Button
-                    className="react-aria-Button danger"
-                    isDisabled={remove.isPending}
-                    onPress={() =>
-                      remove.mutate(undefined, {
-                        onSuccess: async () => {
-                          await queryClient.invalidateQueries({ queryKey: passkeysQuery.queryKey });
-                          onNotice({ kind: 'done', text: t('account.deleted', { name: passkey.name }) });
-                          close();
-                        },
-                      })
-                    }
-                  >
-                    {t('account.deleteConfirm')}
-                  </Button>
-                  <Button onPress={close} autoFocus>
-                    {t('account.cancel')}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+    <ConfirmButton
+      label={t('account.delete')}
+      ariaLabel={t('account.deleteLabel', { name: passkey.name })}
+      title={t('account.deleteTitle', { name: passkey.name })}
+      body={t('account.deleteBody')}
+      confirmLabel={t('account.deleteConfirm')}
+      onConfirm={async () => {
+        await dataOf(api.DELETE('/_cms/api/auth/passkey/{id}', { params: { path: { id: passkey.id } }, body: {} }));
+        await queryClient.invalidateQueries({ queryKey: passkeysQuery.queryKey });
+        onNotice({ kind: 'done', text: t('account.deleted', { name: passkey.name }) });
+      }}
+    />
   );
 }

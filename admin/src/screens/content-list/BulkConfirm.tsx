@@ -3,7 +3,6 @@ import { Button, Dialog, Heading, Modal, ModalOverlay } from 'react-aria-compone
 import type { ContentCollection } from '../../api/client';
 import { runBulkAction, type BulkAction } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
-import './bulk-confirm.css';
 
 type Results = Awaited<ReturnType<typeof runBulkAction>>;
 
@@ -31,18 +30,18 @@ export default function BulkConfirm({ collection, action, ids, onClose, onDone }
     },
   });
   return (
-    <ModalOverlay className="confirm-overlay" isOpen isDismissable={!run.isPending} onOpenChange={(open) => !open && onClose()}>
-      <Modal className="confirm-modal">
-        <Dialog role="alertdialog" className="confirm-dialog">
+    <ModalOverlay className="dialog-overlay" isOpen isDismissable={!run.isPending} onOpenChange={(open) => !open && onClose()}>
+      <Modal className="dialog-modal">
+        <Dialog role="alertdialog">
           <Heading slot="title">{t(`bulk.confirm.${action}`, { count: ids.length })}</Heading>
           <p>{t(`bulk.explain.${action}`, { collection: collection.label })}</p>
           {run.isError && (
-            <p role="alert" className="confirm-error">
+            <p role="alert">
               {run.error.message}
             </p>
           )}
           {/* Disabled while working, not React Aria's isPending: its announcement points at the button, which leaves with the dialog (axe: role-img-alt). */}
-          <div className="confirm-buttons">
+          <div className="dialog-buttons">
             <Button onPress={onClose} isDisabled={run.isPending}>
               {t('bulk.cancel')}
             </Button>

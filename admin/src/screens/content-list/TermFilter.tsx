@@ -17,11 +17,14 @@ export default function TermFilter({ taxonomies, term, onChange }: Props) {
   const options = taxonomies.flatMap((taxonomy, index) =>
     (answers[index]?.data ?? []).map((item) => ({ id: `${taxonomy.name}:${item.slug}`, label: taxonomies.length > 1 ? `${item.label} (${taxonomy.label})` : item.label })),
   );
+  const loaded = answers.every((answer) => !answer.isPending);
   return (
     <div className="term-filter">
-      {/* Remade once the terms come, so the chosen term (from the URL) shows its label. */}
+      {/* Disabled until the terms come, then made once more so the chosen term (from the URL) shows its
+          label: remade while someone typed, it would wipe what they typed. */}
       <ComboBox
-        key={options.length}
+        key={loaded ? 'loaded' : 'loading'}
+        isDisabled={!loaded}
         selectedKey={term ?? null}
         defaultInputValue={options.find((option) => option.id === term)?.label ?? ''}
         onSelectionChange={(key) => onChange(key === null ? undefined : String(key))}
@@ -29,12 +32,12 @@ export default function TermFilter({ taxonomies, term, onChange }: Props) {
         menuTrigger="focus"
       >
         <Label>{t('list.term')}</Label>
-        <div className="term-input">
+        <div className="combo">
           <Input />
           <Button aria-label={t('list.termShow')}>▾</Button>
         </div>
-        <Popover className="term-popover">
-          <ListBox>{(option: { id: string; label: string }) => <ListBoxItem id={option.id}>{option.label}</ListBoxItem>}</ListBox>
+        <Popover className="combo-popover">
+          <ListBox className="combo-list">{(option: { id: string; label: string }) => <ListBoxItem className="combo-item" id={option.id}>{option.label}</ListBoxItem>}</ListBox>
         </Popover>
       </ComboBox>
       {term !== undefined && (

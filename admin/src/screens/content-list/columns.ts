@@ -16,7 +16,7 @@ export interface Column {
   /** What `orderBy` sorts it by, when the API can. */
   sortKey?: string;
   value: (entry: Entry) => string;
-  kind: 'title' | 'status' | 'date' | 'text';
+  kind: 'title' | 'status' | 'date' | 'text' | 'locale';
 }
 
 /** A column's heading: a message of the panel's, or the field's own label. */
@@ -25,7 +25,7 @@ export function columnLabel(column: Column, t: Translate): string {
 }
 
 /** Each column's share of the row, by what it holds. */
-const widths: Record<Column['kind'], string> = { title: 'minmax(12rem, 3fr)', status: '8rem', date: '13.5rem', text: 'minmax(8rem, 1fr)' };
+const widths: Record<Column['kind'], string> = { title: 'minmax(12rem, 3fr)', status: '8rem', date: '13.5rem', text: 'minmax(8rem, 1fr)', locale: '6rem' };
 
 /** The CSS grid template of a row of these columns. */
 export function gridTemplate(columns: readonly Column[]): string {
@@ -85,13 +85,17 @@ export function optionalColumns(collection: ContentCollection): Column[] {
   return availableColumns(collection).filter((column) => column.id !== titleColumnId);
 }
 
+/** Each entry's locale, shown right after the title while a multilingual site's list shows every locale. */
+const localeColumn: Column = { id: '#locale', label: { message: 'column.locale' }, value: (entry) => entry.locale, kind: 'locale' };
+
 /**
- * The columns shown: the title, then those chosen, in the order they are offered (an unknown id, from
- * a link made before a field was removed, is left out). In the trash nothing sorts (it has one order)
- * and the last change gives way to when the entry was deleted.
+ * The columns shown: the title (and the locale, with `allLocales`), then those chosen, in the order
+ * they are offered (an unknown id, from a link made before a field was removed, is left out). In the
+ * trash nothing sorts (it has one order) and the last change gives way to when the entry was deleted.
  */
-export function shownColumns(collection: ContentCollection, chosen: readonly string[], { trash }: { trash: boolean }): Column[] {
-  const shown = availableColumns(collection).filter((column) => column.id === titleColumnId || chosen.includes(column.id));
+export function shownColumns(collection: ContentCollection, chosen: readonly string[], { trash, allLocales }: { trash: boolean; allLocales: boolean }): Column[] {
+  const [title, ...rest] = availableColumns(collection).filter((column) => column.id === titleColumnId || chosen.includes(column.id));
+  const shown = [title!, ...(allLocales ? [localeColumn] : []), ...rest];
   if (!trash) return shown;
   return [
     ...shown.filter((column) => column.kind !== 'date').map(({ sortKey: _unsorted, ...column }): Column => column),

@@ -21,6 +21,8 @@ export const ListSearch = z.object({
   term: z.catch(z.optional(z.string().check(z.regex(/^[a-z][a-z0-9_-]*:[^:]+$/), z.maxLength(264))), undefined),
   /** Only entries this user created (a user id). */
   author: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(200))), undefined),
+  /** Only entries in this locale (a BCP 47 tag); absent: all locales. */
+  locale: z.catch(z.optional(z.string().check(z.minLength(2), z.maxLength(35))), undefined),
 });
 
 export type ListSearch = z.output<typeof ListSearch>;
@@ -36,6 +38,6 @@ export const defaultSort = { sort: 'updatedAt', order: 'desc' } as const;
 export function listView(search: ListSearch): ListView {
   if (search.status === 'trash') return { status: 'trash' };
   if (search.q !== undefined) return { search: search.q };
-  const filters = { ...(search.term ? { term: search.term } : {}), ...(search.author ? { author: search.author } : {}) };
+  const filters = { ...(search.term ? { term: search.term } : {}), ...(search.author ? { author: search.author } : {}), ...(search.locale ? { locale: search.locale } : {}) };
   return { status: search.status, orderBy: search.sort ?? defaultSort.sort, order: search.order ?? defaultSort.order, ...filters };
 }

@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Button } from 'react-aria-components';
-import { api, ApiError, dataOf, type ContentCollection, type Entry } from '../../api/client';
+import { api, ApiError, dataOf, type ContentCollection } from '../../api/client';
 import { collectionsQuery, entryQuery, meQuery } from '../../api/queries';
-import { entryTitle } from '../../entries';
+import { entryTitle, newEntryId } from '../../entries';
 import { useT } from '../../i18n/i18n';
 import { NotFoundScreen } from '../../shell/Problems';
 import { ConflictDialog } from './ConflictDialog';
@@ -17,18 +17,23 @@ import { refile, release, sessionFor } from './sessions';
 import './editor.css';
 
 const entryRoute = getRouteApi('/content/$collection/$id');
-const newEntryRoute = getRouteApi('/content/$collection/new');
 
-/** The editor of an existing entry: `/content/:collection/:id`. */
+/**
+ * The editor of an entry, `/content/:collection/:id`, or of a new one at id `new`: that address
+ * becomes the entry's once saved, and the editor stays the same one (decisions/0050).
+ */
 export function EntryEditor() {
   const { collection, id } = entryRoute.useParams();
-  return <EditorLoader slug={collection} id={id} />;
+  return <EditorLoader slug={collection} id={id === newEntryId ? undefined : id} />;
 }
 
-/** A new entry of a collection: `/content/:collection/new`, which becomes the entry's address once saved. */
-export function NewEntry() {
-  const { collection } = newEntryRoute.useParams();
-  return <EditorLoader slug={collection} />;
+/** One editor per session: a new entry's session, filed under its id once created, keeps its editor mounted. */
+const editorKeys = new WeakMap<EntrySession, number>();
+let editorsMade = 0;
+function editorKeyOf(session: EntrySession): number {
+  let key = editorKeys.get(session);
+  if (key === undefined) editorKeys.set(session, (key = ++editorsMade));
+  return key;
 }
 
 function EditorLoader({ slug, id }: { slug: string; id?: string }) {
@@ -39,8 +44,9 @@ function EditorLoader({ slug, id }: { slug: string; id?: string }) {
   const collection = collections.data?.items.find((candidate) => candidate.slug === slug);
   if (!collection) return <NotFoundScreen message={t('notFound.collection', { slug })} />;
   if (id !== undefined && entry.error) return <EntryUnavailable collection={collection} id={id} error={entry.error} retry={() => void entry.refetch()} />;
-  const key = `${collection.slug}/${id ?? 'new'}`;
-  return <Editor key={key} sessionKey={key} collection={collection} entry={entry.data?.item} />;
+  const sessionKey = `${collection.slug}/${id ?? newEntryId}`;
+  const session = sessionFor(collection, sessionKey, entry.data?.item);
+  return <Editor key={editorKeyOf(session)} sessionKey={sessionKey} session={session} collection={collection} />;
 }
 
 /** An entry that cannot be read: not there (perhaps in the trash, which this screen can take it out of), or another error, named. */
@@ -74,23 +80,24 @@ function EntryUnavailable({ collection, id, error, retry }: { collection: Conten
   );
 }
 
-function Editor({ sessionKey, collection, entry }: { sessionKey: string; collection: ContentCollection; entry: Entry | undefined }) {
+function Editor({ sessionKey, session, collection }: { sessionKey: string; session: EntrySession; collection: ContentCollection }) {
   const t = useT();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const role = useQuery(meQuery).data?.item.role ?? 0;
-  const session: EntrySession = useMemo(() => sessionFor(collection, sessionKey, entry), [collection, sessionKey, entry]);
   const state = useSyncExternalStore(session.subscribe, session.snapshot);
   useEffect(() => {
     session.onCreated = (item) => {
-      const to = `${collection.slug}/${item.id}`;
-      refile(sessionKey, to, session);
-      void navigate({ to: '/content/$collection/$id', params: { collection: collection.slug, id: item.id }, replace: true });
+      refile(sessionKey, `${collection.slug}/${item.id}`, session);
+      // The entry as the server answered it: its address opens at once, with this editor still in place.
+      queryClient.setQueryData(entryQuery(collection.slug, item.id).queryKey, { item });
+      void navigate({ to: '/content/$collection/$id', params: { collection: collection.slug, id: item.id }, replace: true, resetScroll: false });
     };
     return () => {
       session.onCreated = undefined;
       release(sessionKey, session);
     };
-  }, [session, sessionKey, collection.slug, navigate]);
+  }, [session, sessionKey, collection.slug, navigate, queryClient]);
   // Closing the tab with edits unsent: the browser asks first (they are kept in IndexedDB either way).
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {

@@ -1,4 +1,5 @@
 import { api, ApiError, dataOf, issuesOf, type ContentCollection, type Entry } from '../../api/client';
+import { fieldsSettled } from '../../fields/settling';
 import { localDraftKey, readLocalDraft, writeLocalDraft, type LocalDraft } from './local-drafts';
 import { bodyData, sameValue, type Values } from './values';
 
@@ -159,6 +160,8 @@ export class EntrySession {
   /** Sends what is unsent now, after the save in flight; resolves true once nothing is left unsent. */
   async flush(): Promise<boolean> {
     clearTimeout(this.timer);
+    // What a widget still holds is part of what is on screen (fields/settling.ts).
+    await fieldsSettled();
     while (this.inFlight) await this.inFlight;
     if (Object.keys(this.state.edits).length === 0) return true;
     if (this.state.save === 'conflict' || this.state.save === 'signed-out' || this.state.save === 'gone') return false;

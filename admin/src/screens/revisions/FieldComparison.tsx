@@ -69,12 +69,12 @@ function WordDiff({ before, after }: { before: string; after: string }) {
           <span key={index}>{part.text}</span>
         ) : part.kind === 'removed' ? (
           <del key={index}>
-            <span className="revisions-hidden">{t('revisions.removedText')} </span>
+            <span className="visually-hidden">{t('revisions.removedText')} </span>
             {part.text}
           </del>
         ) : (
           <ins key={index}>
-            <span className="revisions-hidden">{t('revisions.addedText')} </span>
+            <span className="visually-hidden">{t('revisions.addedText')} </span>
             {part.text}
           </ins>
         ),

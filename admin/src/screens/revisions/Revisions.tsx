@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { api, dataOf, type ContentCollection, type Schemas } from '../../api/client';
 import { collectionsQuery, revisionListQuery } from '../../api/queries';
 import { titleFieldOf } from '../../entries';
 import { useDateFormat, useT } from '../../i18n/i18n';
+import { ConfirmButton } from '../../shell/ConfirmButton';
 import { NotFoundScreen } from '../../shell/Problems';
 import { FieldComparison } from './FieldComparison';
 import './Revisions.css';
@@ -117,42 +117,22 @@ function History({ collection, entryId, revisions, total }: { collection: Conten
 function RestoreButton({ revision, collection, entryId, onRestored }: { revision: NumberedRevision; collection: string; entryId: string; onRestored: () => void }) {
   const t = useT();
   const queryClient = useQueryClient();
-  const restore = useMutation({
-    mutationFn: () => dataOf(api.POST('/_cms/api/revisions/{revisionId}/restore', { params: { path: { revisionId: revision.id } }, body: {} })),
-    onSuccess: async () => {
-      // The history, the editor's copy of the entry and the lists it appears in.
-      await Promise.all(['revisions', 'entry', 'entries'].map((kind) => queryClient.invalidateQueries({ queryKey: kind === 'entries' ? [kind, collection] : [kind, collection, entryId] })));
-      onRestored();
-    },
-  });
   return (
-    <DialogTrigger>
-      <Button className="react-aria-Button revision-restore" aria-label={t('revisions.restoreLabel', { number: revision.number })}>
-        {t('revisions.restore')}
-      </Button>
-      <ModalOverlay isDismissable className="revisions-overlay">
-        <Modal className="revisions-modal">
-          <Dialog role="alertdialog" className="revisions-dialog">
-            {({ close }) => (
-              <>
-                <Heading slot="title">{t('revisions.confirmTitle', { number: revision.number })}</Heading>
-                <p>{t('revisions.confirmBody')}</p>
-                {restore.isError && (
-                  <p role="alert" className="revisions-error">
-                    {restore.error.message}
-                  </p>
-                )}
-                <div className="revisions-dialog-actions">
-                  <Button onPress={close}>{t('revisions.cancel')}</Button>
-                  <Button className="react-aria-Button revisions-confirm" isDisabled={restore.isPending} onPress={() => restore.mutate(undefined, { onSuccess: close })}>
-                    {restore.isPending ? t('revisions.restoring') : t('revisions.restoreLabel', { number: revision.number })}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+    <ConfirmButton
+      label={t('revisions.restore')}
+      ariaLabel={t('revisions.restoreLabel', { number: revision.number })}
+      triggerClassName="react-aria-Button revision-restore"
+      title={t('revisions.confirmTitle', { number: revision.number })}
+      body={t('revisions.confirmBody')}
+      confirmLabel={t('revisions.restoreLabel', { number: revision.number })}
+      pendingLabel={t('revisions.restoring')}
+      tone="primary"
+      onConfirm={async () => {
+        await dataOf(api.POST('/_cms/api/revisions/{revisionId}/restore', { params: { path: { revisionId: revision.id } }, body: {} }));
+        // The history, the editor's copy of the entry and the lists it appears in.
+        await Promise.all(['revisions', 'entry', 'entries'].map((kind) => queryClient.invalidateQueries({ queryKey: kind === 'entries' ? [kind, collection] : [kind, collection, entryId] })));
+        onRestored();
+      }}
+    />
   );
 }

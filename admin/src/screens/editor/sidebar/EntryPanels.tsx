@@ -2,7 +2,8 @@ import type { ContentCollection, Entry } from '../../../api/client';
 import type { EntrySession } from '../session';
 import { BylinesPanel, useHasBylines } from './BylinesPanel';
 import { TermsPanel } from './TermsPanel';
-import { TranslationsPanel, useMultilingual } from './TranslationsPanel';
+import { useMultilingual } from '../../../locales';
+import { TranslationsPanel } from './TranslationsPanel';
 
 /**
  * The sidebar's panels for a saved entry, each shown only where it has something to work with: terms

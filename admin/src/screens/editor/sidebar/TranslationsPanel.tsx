@@ -2,20 +2,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button } from 'react-aria-components';
 import { api, dataOf, type ContentCollection, type Entry } from '../../../api/client';
-import { settingsQuery } from '../../../api/queries';
 import { useT } from '../../../i18n/i18n';
+import { useSiteLocales } from '../../../locales';
 import { translationsQuery } from './queries';
-
-/** Whether the site is in more than one language: the sidebar shows the translations panel only then. */
-export function useMultilingual(): boolean {
-  return useSiteLocales().length > 1;
-}
-
-/** The site's locales (settings), as BCP 47 tags. */
-function useSiteLocales(): string[] {
-  const locales: unknown = useQuery(settingsQuery).data?.locales;
-  return Array.isArray(locales) ? locales.filter((locale): locale is string => typeof locale === 'string') : [];
-}
 
 /**
  * The entry's locale and its translation group (GET .../translations): each translation opens in the
