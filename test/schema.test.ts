@@ -635,6 +635,26 @@ describe('fields', () => {
     expect(await c.fieldSlugs('ordered')).toEqual(['c', 'd', 'b', 'e', 'f']);
   });
 
+  it('counts the entries and the values of each field, what deleting them would destroy', async () => {
+    await c.collection('counted', 'Counted');
+    await c.field('counted', { slug: 'title', label: 'Title', type: 'string' });
+    await c.field('counted', { slug: 'summary', label: 'Summary', type: 'text' });
+    await c.entry('counted', { title: 'A', summary: 'Short' });
+    await c.entry('counted', { title: 'B' });
+    const trashed = await c.entry('counted', { title: 'C', summary: 'Gone soon' });
+    ok(await t.request('DELETE', `${api}/content/counted/${trashed.id}`, { token: t.adminToken }));
+
+    const counted = ok(await t.request('GET', `${collections}/counted?includeFields=true&counts=true`, { token: t.adminToken })).item;
+    expect(counted.entries).toBe(3);
+    expect(counted.fields.map((field: Body) => [field.slug, field.values])).toEqual([['title', 3], ['summary', 2]]);
+    const bare = ok(await t.request('GET', `${collections}/counted?counts=true`, { token: t.adminToken })).item;
+    expect([bare.entries, bare.fields]).toEqual([3, undefined]);
+    // Without counts, neither is read.
+    const plain = ok(await t.request('GET', `${collections}/counted?includeFields=true`, { token: t.adminToken })).item;
+    expect([plain.entries, plain.fields[0].values]).toEqual([undefined, undefined]);
+    expect(issuePaths(await t.request('GET', `${collections}/counted?counts=maybe`, { token: t.adminToken }))).toEqual(['counts']);
+  });
+
   it('refuses a reorder that is not a permutation of all fields with 400 naming fieldSlugs', async () => {
     await c.collection('unordered');
     for (const slug of ['x', 'y', 'z']) await c.field('unordered', { slug, label: slug, type: 'string' });

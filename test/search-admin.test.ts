@@ -26,6 +26,18 @@ describe('search suggestions, rebuild, stats and the MCP tool', () => {
   });
   afterAll(() => t.close());
 
+  /** `count` published rows written straight into the table, as an import or a restore would, titled `Bulk <n>` from `from`. */
+  async function insertBehindIndex(count: number, from: number): Promise<{ collectionId: string }> {
+    const { table_name: table, id: collectionId } = await t.db.kysely.selectFrom('collections').select(['table_name', 'id']).where('slug', '=', 'places').executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: count }, (_, offset) => {
+      const id = `01ZZ${String(from + offset).padStart(22, '0')}`;
+      return { _id: id, _slug: `bulk-extra-${from + offset}`, _locale: 'en', _group: id, _status: 'published', _version: 1, _created_at: now, _updated_at: now, _published_at: now, title: `Bulk ${from + offset}` };
+    });
+    for (let start = 0; start < rows.length; start += 100) await t.db.kysely.insertInto(table as never).values(rows.slice(start, start + 100) as never).execute();
+    return { collectionId };
+  }
+
   it('suggests published titles that start with the text, or with a word that does', async () => {
     expect(await suggested('new')).toEqual(['A New Year', 'New York', 'Newspaper archive']);
     expect(await suggested('new ')).toEqual(['A New Year', 'New York']);
@@ -49,24 +61,9 @@ describe('search suggestions, rebuild, stats and the MCP tool', () => {
   });
 
   it('rebuilds a damaged index in batches, all of it or the named collections', async () => {
-    const entries = Array.from({ length: 620 }, (_, index) => ({ title: `Bulk ${index}` }));
-    for (const data of entries.slice(0, 20)) await createEntry(t, 'places', { data, status: 'published' });
-    // Past one batch (500): rows written behind the index's back, as an import or a restore would.
-    const { table_name: table, id: collectionId } = await t.db.kysely.selectFrom('collections').select(['table_name', 'id']).where('slug', '=', 'places').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    const rows = entries.slice(20).map((data, index) => ({
-      _id: `01ZZ${String(index).padStart(22, '0')}`,
-      _slug: `bulk-extra-${index}`,
-      _locale: 'en',
-      _group: `01ZZ${String(index).padStart(22, '0')}`,
-      _status: 'published',
-      _version: 1,
-      _created_at: now,
-      _updated_at: now,
-      _published_at: now,
-      title: data.title,
-    }));
-    for (let start = 0; start < rows.length; start += 100) await t.db.kysely.insertInto(table as never).values(rows.slice(start, start + 100) as never).execute();
+    for (let index = 0; index < 20; index++) await createEntry(t, 'places', { data: { title: `Bulk ${index}` }, status: 'published' });
+    // Rows written behind the index's back.
+    const { collectionId } = await insertBehindIndex(600, 20);
     // And a document whose entry is gone.
     await searchEngine(t.db).insertDocuments(t.db, [{ entryId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', variant: 'both', collectionId, collection: 'places', locale: 'en', slug: 'gone', title: 'Ghost', titleText: 'Ghost', bodyText: '' }]);
     expect(await suggested('ghost')).toEqual([]);
@@ -86,6 +83,21 @@ describe('search suggestions, rebuild, stats and the MCP tool', () => {
     expect(expectSuccess(await request('POST', '/search/rebuild')).items).toEqual([{ collection: 'places', entries: 626, documents: 626 }]);
     // An empty body with no Content-Type, as action endpoints take (DECISIONS §1).
     expect((await t.request('POST', `${api}/search/rebuild`, { token: t.adminToken })).status).toBe(200);
+  });
+
+  it('streams a progress line per batch of a rebuild, then its result', async () => {
+    await insertBehindIndex(1000, 620);
+    const response = await request('POST', '/search/rebuild', { collections: ['places'], stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+    const lines = response.bytes.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(lines).toEqual([
+      { type: 'progress', collection: 'places', entries: 1000, documents: 1000, total: 1626 },
+      { type: 'progress', collection: 'places', entries: 1626, documents: 1626, total: 1626 },
+      { type: 'result', items: [{ collection: 'places', entries: 1626, documents: 1626 }] },
+    ]);
+    expect(expectSuccess(await request('GET', '/search/stats')).items).toEqual([{ collection: 'places', entries: 1626, documents: 1626 }]);
+    expect(issuePaths(await request('POST', '/search/rebuild', { stream: 'yes' }))).toEqual(['stream']);
   });
 
   it('refuses a rebuild to non-admins (403 requiredScope admin), and bad collections (400)', async () => {

@@ -10,6 +10,8 @@ import { peopleQuery } from './screens/people/queries';
 import { pluginsQuery } from './screens/plugins/queries';
 import { tokensQuery } from './screens/tokens/queries';
 import { subscriptionsQuery } from './screens/webhooks/queries';
+import { searchStatsQuery } from './screens/search-index/queries';
+import { fieldTypesQuery, schemaCollectionQuery } from './screens/schema/queries';
 import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -136,6 +138,36 @@ const appsRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/apps/ConnectedApps'), 'ConnectedApps'),
 });
 
+/** The schema builder, for admins (issue 33): the collections, then one collection's fields. */
+const schemaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/schema',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(collectionsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/schema/Collections'), 'Collections'),
+});
+
+const schemaCollectionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/schema/$collection',
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(schemaCollectionQuery(params.collection));
+    void context.queryClient.prefetchQuery(fieldTypesQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/schema/CollectionSchema'), 'CollectionSchema'),
+});
+
+/** The search index's counts and its rebuild, for admins (issue 33). */
+const searchIndexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/search-index',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(searchStatsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/search-index/SearchIndex'), 'SearchIndex'),
+});
+
 /** The audit log, for admins (issue 33). */
 const auditRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -163,7 +195,7 @@ const tokensRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -234,6 +234,17 @@ export async function entriesAfter(db: Db, table: string, after: string | undefi
   return (await (options.lock ? lockRows(db, query) : query).execute()) as EntryRow[];
 }
 
+/**
+ * A collection's entries (drafts and the trash too) and, per column, how many hold a value: what
+ * deleting the collection or a field destroys. One statement, one pass over the table.
+ */
+export async function countValues(db: Db, table: string, columns: readonly string[]): Promise<{ entries: number; values: number[] }> {
+  const counts = columns.map((column, index) => sql`count(${sql.ref(column)}) as ${sql.ref(`v${index}`)}`);
+  const row = (await sql<Record<string, number | string>>`select ${sql.join([sql`count(*) as entries`, ...counts])} from ${sql.table(table)}`.execute(db.kysely)).rows[0]!;
+  // PostgreSQL's count is a bigint, which pg hands over as a string.
+  return { entries: Number(row.entries), values: columns.map((_, index) => Number(row[`v${index}`])) };
+}
+
 /** A collection's entries counted by status, the trash apart: one statement, one pass over the table. */
 export async function countByState(db: Db, table: string): Promise<Record<EntryStatus | 'trash', number>> {
   const rows = await sql<{ state: EntryStatus | 'trash'; total: number | string }>`

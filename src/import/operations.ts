@@ -9,8 +9,8 @@ import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
 import { startImport } from './start.ts';
 import { validationError } from '../core/errors.ts';
-import { importAttachments } from './media/import-media.ts';
-import type { MediaImportRun } from './media/lines.ts';
+import { importAttachments, type FileLine, type MediaResult } from './media/import-media.ts';
+import type { StreamedRun } from '../core/streamed-run.ts';
 import { storedUrlMap } from './media/downloaded.ts';
 import { rewriteImportedUrls, type RewriteResult } from './media/rewrite.ts';
 import { probeUrl, type ProbeAnswer } from './probe.ts';
@@ -160,7 +160,7 @@ export const followImportJob = defineOperation({
 export const importMedia = defineOperation({
   name: 'import.media',
   access: importAccess,
-  async run(ctx, input: z.output<typeof MediaImportBody>): Promise<MediaImportRun> {
+  async run(ctx, input: z.output<typeof MediaImportBody>): Promise<StreamedRun<FileLine, MediaResult>> {
     return { stream: input.stream, run: (onLine) => importAttachments(ctx, input.attachments, onLine) };
   },
 });

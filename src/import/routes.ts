@@ -1,9 +1,9 @@
+import { runLines, wholeResult } from '../core/streamed-run.ts';
 import type { Config } from '../config.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { preferences, respondAsync } from '../http/prefer.ts';
 import { defineRoute } from '../http/route.ts';
 import { callbackPath } from './hosted/connect.ts';
-import { mediaLines } from './media/lines.ts';
 import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
 import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
@@ -115,8 +115,8 @@ export const importRoutes = [
     result: {
       kind: 'ndjson',
       line: MediaLineSchema,
-      lines: mediaLines,
-      whole: { schema: MediaResultSchema, value: async (media) => (media.stream ? undefined : media.run(() => {})) },
+      lines: runLines,
+      whole: { schema: MediaResultSchema, value: wholeResult },
     },
   }),
   defineRoute({

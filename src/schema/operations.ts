@@ -8,7 +8,7 @@ import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
 import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
-import { columnValues, existingIds } from '../content/store.ts';
+import { columnValues, countValues, existingIds } from '../content/store.ts';
 import { columnKind, fromColumnValue, sortKind } from '../fields/columns.ts';
 import { fieldTypes } from '../fields/names.ts';
 import { fieldType } from '../fields/registry.ts';
@@ -42,7 +42,7 @@ const reservedFieldSlugs = new Set([
   'oid', 'rowid', 'xmin', 'xmax', 'cmin', 'cmax', 'ctid', 'tableoid',
 ]);
 
-type CollectionItem = { item: CollectionDefinition & { fields?: FieldDefinition[] } };
+type CollectionItem = { item: CollectionDefinition & { entries?: number; fields?: (FieldDefinition & { values?: number })[] } };
 type FieldItem = { item: FieldDefinition };
 type FieldList = { items: FieldDefinition[] };
 
@@ -67,9 +67,13 @@ export const listCollections = defineOperation({
 export const getCollection = defineOperation({
   name: 'schema.getCollection',
   access: schemaRead,
-  async run(ctx, input: { slug: string; includeFields?: boolean }): Promise<CollectionItem> {
-    const { fields, ...collection } = withoutTable(await requireCollection(ctx.db, input.slug));
-    return { item: input.includeFields ? { ...collection, fields } : collection };
+  async run(ctx, input: { slug: string; includeFields?: boolean; counts?: boolean }): Promise<CollectionItem> {
+    const loaded = await requireCollection(ctx.db, input.slug);
+    const { fields, ...collection } = withoutTable(loaded);
+    if (!input.counts) return { item: input.includeFields ? { ...collection, fields } : collection };
+    const { entries, values } = await countValues(ctx.db, loaded.tableName, fields.map((field) => field.slug));
+    const counted = { ...collection, entries };
+    return { item: input.includeFields ? { ...counted, fields: fields.map((field, index) => ({ ...field, values: values[index]! })) } : counted };
   },
 });
 

@@ -87,7 +87,10 @@ export const ReorderFieldsBody = z.strictObject({
 export const CollectionParams = z.object({ slug: SlugParam });
 export const FieldParams = z.object({ collectionSlug: SlugParam, fieldSlug: SlugParam });
 
-export const GetCollectionQuery = z.object({ includeFields: BooleanQuery.optional() });
+export const GetCollectionQuery = z.object({
+  includeFields: BooleanQuery.optional(),
+  counts: BooleanQuery.optional().describe('Count the entries and, with includeFields, the values of each field: what a deletion would destroy (a pass over the entries)'),
+});
 export const DeleteCollectionQuery = z.object({ force: BooleanQuery.optional().describe('Delete even if the collection has content') });
 export const SchemaExportQuery = z.object({ format: z.enum(['json', 'typescript']).optional() });
 
@@ -107,6 +110,7 @@ export const FieldSchema = z
     sortOrder: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    values: z.number().int().optional().describe('With counts=true: the entries holding a value in this field (drafts and the trash too)'),
   })
   .meta({ id: 'Field' });
 
@@ -123,6 +127,7 @@ export const CollectionSchemaOut = z
     createdAt: z.string(),
     updatedAt: z.string(),
     fields: z.array(FieldSchema).optional().describe('With includeFields=true'),
+    entries: z.number().int().optional().describe('With counts=true: every entry of the collection, drafts and the trash too'),
   })
   .meta({ id: 'Collection' });
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { contentRead } from '../content/access.ts';
+import { countByState } from '../content/store.ts';
 import { viewOf } from '../content/lookup.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { validationError } from '../core/errors.ts';
 import { access, defineOperation } from '../core/operation.ts';
+import type { StreamedRun } from '../core/streamed-run.ts';
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, refreshPlannerStatistics } from '../db/dialect.ts';
@@ -18,7 +20,7 @@ import { rebuildBatch } from './indexer.ts';
 import { parseSearchQuery } from './query.ts';
 import { makeSnippet, SnippetMaker } from './snippets.ts';
 import { loadStemmer } from './stemmers.ts';
-import type { RebuildBody, SearchQueryParams, SearchResult, SuggestQueryParams } from './schemas.ts';
+import type { RebuildBody, RebuildProgress, RebuildResult, SearchQueryParams, SearchResult, SuggestQueryParams } from './schemas.ts';
 import * as store from './store.ts';
 import { snippetHtml, suggestionPrefix } from './text.ts';
 
@@ -121,33 +123,39 @@ export const suggestTitles = defineOperation({
 /**
  * Rebuilds the index of the named collections (default: every one with `search`), a batch of
  * entries per transaction, so searches and writes go on meanwhile and each batch is exact when it
- * commits. A full rebuild first drops documents of collections without `search`.
+ * commits. A full rebuild first drops documents of collections without `search`. Asked to stream, it
+ * answers a progress line per batch, then the result; a client that leaves does not stop it.
  */
 export const rebuildIndex = defineOperation({
   name: 'search.rebuild',
   access: searchAdmin,
-  async run(ctx, input: z.output<typeof RebuildBody>): Promise<{ items: store.CollectionCounts[] }> {
-    // Statistics gathered while the index was small would slow every batch (decisions/0031).
-    await refreshPlannerStatistics(ctx.db);
-    let collections: schemaStore.LoadedCollection[];
-    if (input.collections === undefined) {
-      const all = (await schemaStore.listCollectionRows(ctx.db)).map(schemaStore.toCollection).filter(isSearchable);
-      collections = (await Promise.all(all.map((collection) => schemaStore.loadCollection(ctx.db, collection.slug)))).filter((collection) => collection !== undefined);
-      await store.deleteDocumentsOutside(ctx.db, collections.map((collection) => collection.id));
-    } else {
-      collections = await searchableCollections(ctx.db, input.collections);
-    }
-    const items: store.CollectionCounts[] = [];
-    for (const { slug } of collections) items.push(await rebuildCollection(ctx.db, slug));
-    await searchEngine(ctx.db).compact(ctx.db);
-    await refreshPlannerStatistics(ctx.db);
-    return { items };
+  async run(ctx, input: z.output<typeof RebuildBody>): Promise<StreamedRun<RebuildProgress, RebuildResult>> {
+    // Named collections are checked before anything is answered, so a bad name is a 400, not a stream's last line.
+    const named = input.collections === undefined ? undefined : await searchableCollections(ctx.db, input.collections);
+    return { stream: input.stream, run: (onProgress) => rebuild(ctx.db, named, onProgress) };
   },
 });
 
+async function rebuild(db: Db, named: schemaStore.LoadedCollection[] | undefined, onProgress: (line: RebuildProgress) => void): Promise<RebuildResult> {
+  // Statistics gathered while the index was small would slow every batch (decisions/0031).
+  await refreshPlannerStatistics(db);
+  let collections = named;
+  if (collections === undefined) {
+    const all = (await schemaStore.listCollectionRows(db)).map(schemaStore.toCollection).filter(isSearchable);
+    collections = (await Promise.all(all.map((collection) => schemaStore.loadCollection(db, collection.slug)))).filter((collection) => collection !== undefined);
+    await store.deleteDocumentsOutside(db, collections.map((collection) => collection.id));
+  }
+  const items: store.CollectionCounts[] = [];
+  for (const collection of collections) items.push(await rebuildCollection(db, collection, onProgress));
+  await searchEngine(db).compact(db);
+  await refreshPlannerStatistics(db);
+  return { type: 'result', items };
+}
+
 /** One collection, batch by batch; one deleted or stripped of `search` meanwhile ends early. */
-async function rebuildCollection(db: Db, slug: string): Promise<store.CollectionCounts> {
+async function rebuildCollection(db: Db, { slug, tableName }: schemaStore.LoadedCollection, onProgress: (line: RebuildProgress) => void): Promise<store.CollectionCounts> {
   const counts = { collection: slug, entries: 0, documents: 0 };
+  const total = Object.values(await countByState(db, tableName)).reduce((sum, count) => sum + count, 0);
   let after: string | undefined;
   do {
     const batch = await inTransaction(db, async (tx) => {
@@ -159,6 +167,8 @@ async function rebuildCollection(db: Db, slug: string): Promise<store.Collection
     counts.entries += batch.entries;
     counts.documents += batch.documents;
     after = batch.last;
+    // Entries may be added meanwhile: the total grows with them rather than being overtaken.
+    onProgress({ type: 'progress', ...counts, total: Math.max(total, counts.entries) });
   } while (after !== undefined);
   return counts;
 }

@@ -33,6 +33,7 @@ export const SuggestQueryParams = z.object({
 
 export const RebuildBody = z.strictObject({
   collections: z.array(CollectionSlug).min(1).max(100).optional().describe('Only these collections; default every collection with search'),
+  stream: z.boolean().default(false).describe('Answer NDJSON: a progress line per batch of entries, then the result'),
 });
 
 export const SearchResultSchema = z
@@ -55,6 +56,16 @@ export const SuggestResponse = z.object({
 const CollectionCountsSchema = z.object({ collection: z.string(), entries: z.number(), documents: z.number() });
 
 export const RebuildResponse = z.object({ items: z.array(CollectionCountsSchema).describe('Per collection: entries read and documents written') });
+export const RebuildResultSchema = RebuildResponse.extend({ type: z.literal('result') }).meta({ id: 'SearchRebuildResult' });
+export const RebuildProgressSchema = CollectionCountsSchema.extend({
+  type: z.literal('progress'),
+  entries: z.number().describe('Entries of this collection read so far'),
+  documents: z.number().describe('Documents written so far'),
+  total: z.number().describe("The collection's entries (the trash too) when its rebuild began, or more if more were read"),
+}).meta({ id: 'SearchRebuildProgress' });
+export const RebuildLineSchema = z.union([RebuildProgressSchema, RebuildResultSchema]);
 export const StatsResponse = z.object({ items: z.array(CollectionCountsSchema).describe('Per collection with search: entries indexed and their documents (a staged draft makes two)') });
 
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type RebuildProgress = z.infer<typeof RebuildProgressSchema>;
+export type RebuildResult = z.infer<typeof RebuildResultSchema>;

@@ -35,12 +35,12 @@ export function issuesOf(error: unknown): { path: string; message: string }[] {
 
 /**
  * A refusal as a form shows it: the server's words at the field they concern (`scopes.0` is the scopes'
- * problem), and the message of a refusal naming no field, to say once above the form.
+ * problem, `validation.min` that of validation and of validation.min), and the message of a refusal naming no field, to say once above the form.
  */
 export function refusalOf(error: unknown): { at: (field: string) => string | undefined; elsewhere: string | undefined } {
   const issues = issuesOf(error);
   return {
-    at: (field) => issues.find((issue) => issue.path.split('.')[0] === field)?.message,
+    at: (field) => issues.find((issue) => issue.path === field || issue.path.startsWith(`${field}.`))?.message,
     elsewhere: error && issues.length === 0 ? (error instanceof Error ? error.message : String(error)) : undefined,
   };
 }
@@ -65,7 +65,45 @@ interface Answer<T> {
 export async function dataOf<T>(call: Promise<Answer<T>>, options: { onUnauthorized?: 'sign-in' | 'throw' } = {}): Promise<T> {
   const { data, error, response } = await call;
   if (data !== undefined) return data.data;
-  if (response.status === 401 && options.onUnauthorized !== 'throw') window.location.assign(signInLocation(window.location.pathname + window.location.search));
-  const failure = (error as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
-  throw new ApiError(response.status, failure?.code ?? 'UNKNOWN', failure?.message ?? `${response.status} ${response.statusText}`, failure?.details ?? {});
+  return refused(response, error, options.onUnauthorized);
+}
+
+function refused(response: Response, error: unknown, onUnauthorized: 'sign-in' | 'throw' = 'sign-in'): never {
+  if (response.status === 401 && onUnauthorized !== 'throw') window.location.assign(signInLocation(window.location.pathname + window.location.search));
+  throw refusal(response.status, error, `${response.status} ${response.statusText}`);
+}
+
+type Envelope = { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+
+/** The error an answer's envelope names; `status` is the answer's (a stream's failure line has none of its own: the 200 it began with). */
+function refusal(status: number, body: unknown, fallback: string): ApiError {
+  const failure = (body as Envelope | undefined)?.error;
+  return new ApiError(status, failure?.code ?? 'UNKNOWN', failure?.message ?? fallback, failure?.details ?? {});
+}
+
+/**
+ * The lines of an NDJSON answer (a call made with `parseAs: 'stream'`) as they arrive. A refusal is
+ * thrown as dataOf throws it; a failure after the first line comes as the stream's last line, an
+ * error envelope, and is thrown too.
+ */
+export async function* linesOf<Line>(call: Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>): AsyncGenerator<Line> {
+  const { data, error, response } = await call;
+  if (!data) refused(response, error);
+  const parse = (text: string): Line => {
+    const value = JSON.parse(text) as Line & Envelope;
+    if (value.success === false) throw refusal(response.status, value, text);
+    return value;
+  };
+  const reader = data.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    buffered += decoder.decode(value, { stream: !done });
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    for (const line of lines) if (line.trim() !== '') yield parse(line);
+    if (done) break;
+  }
+  if (buffered.trim() !== '') yield parse(buffered);
 }

@@ -13,12 +13,14 @@ export interface Place {
 
 /** The admins' screens, in the order the navigation lists them (shell/Shell.tsx) and the palette offers them. */
 export const adminScreens = [
+  { path: '/schema', label: 'nav.schema' },
   { path: '/people', label: 'nav.people' },
   { path: '/tokens', label: 'nav.tokens' },
   { path: '/apps', label: 'nav.apps' },
   { path: '/plugins', label: 'nav.plugins' },
   { path: '/webhooks', label: 'nav.webhooks' },
   { path: '/audit', label: 'nav.audit' },
+  { path: '/search-index', label: 'nav.searchIndex' },
   { path: '/settings', label: 'nav.settings' },
 ] as const satisfies readonly { path: string; label: MessageId }[];
 
