@@ -19,6 +19,11 @@ export function canPublish(role: number): boolean {
   return role >= roles.author;
 }
 
+/** The site's structure (menus): Editors and up, as WordPress gives menus to those who run the site's content. */
+export function canShapeSite(role: number): boolean {
+  return role >= roles.editor;
+}
+
 /** The site's own configuration (settings, and part 2's people, plugins and schema): admins only. */
 export function isAdmin(role: number): boolean {
   return role >= roles.admin;

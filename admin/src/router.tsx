@@ -12,6 +12,7 @@ import { tokensQuery } from './screens/tokens/queries';
 import { subscriptionsQuery } from './screens/webhooks/queries';
 import { searchStatsQuery } from './screens/search-index/queries';
 import { fieldTypesQuery, schemaCollectionQuery } from './screens/schema/queries';
+import { menuQuery, menusQuery } from './screens/menus/queries';
 import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -138,6 +139,25 @@ const appsRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/apps/ConnectedApps'), 'ConnectedApps'),
 });
 
+/** Menus, for Editors and up (issue 33): the list, then one menu's tree editor. */
+const menusRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/menus',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(menusQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/menus/Menus'), 'Menus'),
+});
+
+const menuRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/menus/$name',
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(menuQuery(params.name));
+  },
+  component: lazyRouteComponent(() => import('./screens/menus/MenuEditor'), 'MenuEditor'),
+});
+
 /** The schema builder, for admins (issue 33): the collections, then one collection's fields. */
 const schemaRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -195,7 +215,7 @@ const tokensRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -5,7 +5,7 @@ import { useDebouncedValue } from '../debounce';
 import { Autocomplete, Collection, Dialog, Header, Input, Label, ListBox, ListBoxItem, ListBoxSection, Modal, ModalOverlay, Text, TextField } from 'react-aria-components';
 import { collectionsQuery, meQuery } from '../api/queries';
 import { useT } from '../i18n/i18n';
-import { canWriteContent, isAdmin } from '../roles';
+import { canWriteContent } from '../roles';
 import { collectionPlaces, entryPath, matches, screens, searchText, type Place } from './places';
 import { searchQuery, suggestQuery } from './queries';
 import './palette.css';
@@ -29,7 +29,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   const settled = useDebouncedValue(typed, 150);
   const me = useQuery(meQuery);
   const writer = me.data !== undefined && canWriteContent(me.data.item.role);
-  const admin = me.data !== undefined && isAdmin(me.data.item.role);
+  const role = me.data?.item.role ?? 0;
   const collections = useQuery({ ...collectionsQuery, enabled: writer });
   const suggested = useQuery({ ...suggestQuery(settled), enabled: writer && settled.trim() !== '' });
   const found = useQuery({ ...searchQuery(searchText(settled)), enabled: writer && settled.trim() !== '' });
@@ -37,7 +37,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   const groups = useMemo((): Group[] => {
     const labelOf = new Map((collections.data?.items ?? []).map((collection) => [collection.slug, collection.label]));
     const screenPlaces = screens
-      .filter((screen) => screen.path in router.routesByPath && (!screen.adminOnly || admin))
+      .filter((screen) => screen.path in router.routesByPath && role >= (screen.minRole ?? 0))
       .map((screen) => ({ id: `screen:${screen.path}`, path: screen.path, label: t(screen.label) }))
       .filter((place) => matches(place.label, typed));
     const collectionList = collectionPlaces(collections.data?.items ?? [], (collection) => t('palette.collectionList', { collection: collection.label })).filter((place) => matches(place.label, typed));
@@ -54,7 +54,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
       { id: 'collections', title: t('palette.collections'), places: collectionList },
       { id: 'entries', title: t('palette.entries'), places: settled === typed ? entries : [] },
     ].filter((group) => group.places.length > 0);
-  }, [collections.data, suggested.data, found.data, typed, settled, router.routesByPath, admin, t]);
+  }, [collections.data, suggested.data, found.data, typed, settled, router.routesByPath, role, t]);
 
   const pathOf = new Map(groups.flatMap((group) => group.places.map((place) => [place.id, place.path] as const)));
   const searching = typed.trim() !== '' && (typed !== settled || suggested.isFetching || found.isFetching);

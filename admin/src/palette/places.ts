@@ -1,5 +1,6 @@
 import type { ContentCollection } from '../api/client';
 import type { MessageId } from '../i18n/en';
+import { roles } from '../roles';
 
 /** A place the palette can go to: a screen of the panel, a collection's list, an entry's editor. */
 export interface Place {
@@ -24,16 +25,20 @@ export const adminScreens = [
   { path: '/settings', label: 'nav.settings' },
 ] as const satisfies readonly { path: string; label: MessageId }[];
 
+/** The site's structure (menus), for Editors and up, in the order the navigation lists them. */
+export const structureScreens = [{ path: '/menus', label: 'nav.menus' }] as const satisfies readonly { path: string; label: MessageId }[];
+
 /**
  * The screens the palette offers, when the panel has them: a screen another branch adds (the media
  * library) appears once its route exists, so the list never offers a place that is not there;
- * an admin's screens are offered to admins only.
+ * a screen is offered from the role it needs (`minRole`) up.
  */
-export const screens: { path: string; label: MessageId; adminOnly?: true }[] = [
+export const screens: { path: string; label: MessageId; minRole?: number }[] = [
   { path: '/', label: 'nav.dashboard' },
   { path: '/media', label: 'palette.media' },
   { path: '/account', label: 'nav.account' },
-  ...adminScreens.map((screen) => ({ ...screen, adminOnly: true as const })),
+  ...structureScreens.map((screen) => ({ ...screen, minRole: roles.editor })),
+  ...adminScreens.map((screen) => ({ ...screen, minRole: roles.admin })),
 ];
 
 /** The editor of an entry (the route the entry editor declares). */

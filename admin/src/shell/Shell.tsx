@@ -3,8 +3,8 @@ import { Link, Outlet, useMatchRoute } from '@tanstack/react-router';
 import { collectionsQuery, meQuery } from '../api/queries';
 import { useT } from '../i18n/i18n';
 import { PaletteLauncher } from '../palette/PaletteLauncher';
-import { adminScreens } from '../palette/places';
-import { canWriteContent, isAdmin } from '../roles';
+import { adminScreens, structureScreens } from '../palette/places';
+import { canShapeSite, canWriteContent, isAdmin } from '../roles';
 
 /**
  * The frame of every screen: the navigation (only screens that exist, and only what the user's role
@@ -41,6 +41,13 @@ export function Shell() {
               <Link to="/media">{t('nav.media')}</Link>
             </li>
           )}
+          {me.data &&
+            canShapeSite(me.data.item.role) &&
+            structureScreens.map(({ path, label }) => (
+              <li key={path}>
+                <Link to={path}>{t(label)}</Link>
+              </li>
+            ))}
         </ul>
         {writer && collections.data && collections.data.items.length > 0 && (
           <>

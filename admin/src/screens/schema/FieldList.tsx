@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Dialog, GridList, GridListItem, Heading, Modal, ModalOverlay, useDragAndDrop } from 'react-aria-components';
+import { Button, GridList, GridListItem, useDragAndDrop } from 'react-aria-components';
 import { api, dataOf, type Schemas } from '../../api/client';
 import { collectionsQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { ConfirmButton } from '../../shell/ConfirmButton';
+import { EditDialog } from '../../shell/EditDialog';
 import { FieldForm } from './FieldForm';
 
 type Field = Schemas['Field'];
@@ -108,29 +109,20 @@ export function FieldList({ collection, label, fields, onNotice }: Props) {
           </GridListItem>
         )}
       </GridList>
-      <ModalOverlay className="dialog-overlay" isDismissable isOpen={editing !== undefined} onOpenChange={(open) => (open ? undefined : setEditing(undefined))}>
-        <Modal className="dialog-modal">
-          <Dialog>
-            {({ close }) =>
-              editing && (
-                <>
-                  <Heading slot="title">{t('schema.field.editTitle', { field: editing.label })}</Heading>
-                  <FieldForm
-                    id="edit-field"
-                    collection={collection}
-                    field={editing}
-                    onDone={(field) => {
-                      onNotice(t('schema.field.saved', { field: field.label }));
-                      close();
-                    }}
-                    extraButtons={<Button onPress={close}>{t('dialog.cancel')}</Button>}
-                  />
-                </>
-              )
-            }
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <EditDialog editing={editing} onClose={() => setEditing(undefined)} title={(field) => t('schema.field.editTitle', { field: field.label })}>
+        {(field, close, cancel) => (
+          <FieldForm
+            id="edit-field"
+            collection={collection}
+            field={field}
+            onDone={(saved) => {
+              onNotice(t('schema.field.saved', { field: saved.label }));
+              close();
+            }}
+            extraButtons={cancel}
+          />
+        )}
+      </EditDialog>
     </>
   );
 }
