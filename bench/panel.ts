@@ -12,7 +12,7 @@ import { findUserById } from '../src/users/store.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { insertEntries } from './bulk-entries.ts';
 import { measureEditor, printEditor, seedLongEntry, type EditorFigures } from './panel-editor.ts';
-import { measureMenu, printMenu, seedBigMenu, type MenuFigures } from './panel-menu.ts';
+import { measureTrees, printTrees, seedTrees, type TreeFigures } from './panel-trees.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
 import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './process.ts';
 
@@ -23,8 +23,8 @@ import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './p
  * address on visits after the first (the hashed files cached for good, as an editor's browser has
  * them) and opening the list from the panel's navigation (the app already running), with the first
  * visit (nothing cached, the server just started) reported beside them;
- * scrolling 2,000 rows without a long task; the entry editor (panel-editor.ts) and the menu editor
- * (panel-menu.ts). The entries are
+ * scrolling 2,000 rows without a long task; the entry editor (panel-editor.ts) and the tree editors of
+ * menus and terms (panel-trees.ts). The entries are
  * written in bulk; the server is `npm start`'s, on SQLite. BENCH_PANEL_ENTRIES and BENCH_PANEL_RUNS
  * (default 100,000 and 7) tune it.
  */
@@ -43,7 +43,7 @@ export interface PanelFigures {
   /** Scrolling the list through its first 2,000 rows, the pages after the first loading on the way. */
   scroll: ScrollFigures;
   editor: EditorFigures;
-  menu: MenuFigures;
+  trees: TreeFigures;
   /** By each way of an editor's getting there: later visits, from the navigation (the first visit is reported, not budgeted: decisions/0053). */
   rowsTargetMet: { cachedVisit: boolean; inApp: boolean };
 }
@@ -146,7 +146,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
       return { _status: n % 4 ? 'published' : 'draft', _published_at: n % 4 ? at : null, _created_at: at, _updated_at: at, title: `Article ${n}`, rank: n % 1000 };
     });
     await seedLongEntry(ctx);
-    await seedBigMenu(ctx);
+    await seedTrees(ctx);
     await sql`analyze`.execute(ctx.db.kysely);
     const user = (await findUserById(ctx.db, admin.id))!;
     return (await startSession(ctx, user, 'passkey')).token;
@@ -178,7 +178,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
     const inAppRowsMs = median(inApp);
     const scroll = await scrollFigures(page, listUrl);
     const editor = await measureEditor(page, origin, runs);
-    const menu = await measureMenu(page, origin, runs);
+    const trees = await measureTrees(page, origin, runs);
     const javascriptGzipBytes = compressed('.gz');
     return {
       entries,
@@ -192,7 +192,7 @@ export async function measurePanel(workDir: string, entries = Number(process.env
       javascriptTargetMet: javascriptGzipBytes <= javascriptBudgetBytes,
       scroll,
       editor,
-      menu,
+      trees,
       rowsTargetMet: { cachedVisit: cachedVisitRowsMs <= rowsBudgetMs, inApp: inAppRowsMs <= rowsBudgetMs },
     };
   } finally {
@@ -212,7 +212,7 @@ export function printPanel(figures: PanelFigures): void {
   rows(`loading its address again (median of ${figures.runs})`, figures.cachedVisitRowsMs, figures.rowsTargetMet.cachedVisit);
   rows(`from the panel's navigation (median of ${figures.runs})`, figures.inAppRowsMs, figures.rowsTargetMet.inApp);
   printEditor(figures.editor);
-  printMenu(figures.menu);
+  printTrees(figures.trees);
   const { scroll } = figures;
   console.log(
     `  Scrolling through ${scroll.rows.toLocaleString('en')} rows (${(scroll.durationMs / 1000).toFixed(1)} s): ${scroll.longTasks} tasks over ${blockingBudgetMs} ms, longest ${scroll.longestTaskMs.toFixed(0)} ms; longest frame ${scroll.longestFrameMs.toFixed(0)} ms (budget: no task over ${blockingBudgetMs} ms: ${met(scroll.targetMet)})`,

@@ -60,11 +60,11 @@ describe('the menus screens', () => {
       await eventually(() => tree.getByRole('row').count()).toBe(3);
       expect(await row('About us').textContent()).toContain('Entry of pages: /about-us');
       await expectAccessible(page, 'menu editor');
-      await row('News').locator('.menu-item-label').click();
-      await page.getByRole('toolbar', { name: 'Selected item: News' }).getByRole('button', { name: 'Move in' }).click();
+      await row('News').locator('.tree-node-label').click();
+      await page.getByRole('toolbar', { name: 'Selected: News' }).getByRole('button', { name: 'Move in' }).click();
       await eventually(() => menuTree('main-navigation')).toEqual(['Contact', { 'About us': ['News'] }]);
-      await row('Contact').locator('.menu-item-label').click();
-      await page.getByRole('toolbar', { name: 'Selected item: Contact' }).getByRole('button', { name: 'Move down' }).click();
+      await row('Contact').locator('.tree-node-label').click();
+      await page.getByRole('toolbar', { name: 'Selected: Contact' }).getByRole('button', { name: 'Move down' }).click();
       await eventually(() => menuTree('main-navigation')).toEqual([{ 'About us': ['News'] }, 'Contact']);
       await eventually(() => page.getByRole('status').first().textContent()).toBe('Contact is moved.');
 
@@ -74,15 +74,15 @@ describe('the menus screens', () => {
       await page.reload();
       await eventually(() => row('About us').textContent()).toContain('Missing: its entry or term no longer exists');
 
-      await row('Contact').locator('.menu-item-label').click();
-      await page.getByRole('toolbar', { name: 'Selected item: Contact' }).getByRole('button', { name: 'Edit' }).click();
+      await row('Contact').locator('.tree-node-label').click();
+      await page.getByRole('toolbar', { name: 'Selected: Contact' }).getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit the item Contact' });
       await dialog.getByLabel('Label', { exact: true }).fill('Write to us');
       await dialog.getByRole('button', { name: 'Save the item' }).click();
       await eventually(() => page.getByRole('status').first().textContent()).toBe('Write to us is saved.');
 
-      await row('About us').locator('.menu-item-label').click();
-      await page.getByRole('toolbar', { name: 'Selected item: About us' }).getByRole('button', { name: 'Delete' }).click();
+      await row('About us').locator('.tree-node-label').click();
+      await page.getByRole('toolbar', { name: 'Selected: About us' }).getByRole('button', { name: 'Delete' }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Delete the item About us?' });
       expect(await confirm.textContent()).toContain('This deletes About us; the item under it moves up to its place.');
       await confirm.getByRole('button', { name: 'Delete the item' }).click();

@@ -103,6 +103,66 @@ describe('taxonomies', () => {
     });
   });
 
+  describe('the tree and its order', () => {
+    type Node = { id: string; slug: string; count: number; sortOrder: number; children: Node[] };
+    const shape = (nodes: Node[]): unknown[] => nodes.map((node) => (node.children.length > 0 ? { [node.slug]: shape(node.children) } : node.slug));
+    const tree = async (name: string, token: string | null = t.adminToken) => expectSuccess(await request('GET', `/taxonomies/${name}/tree`, undefined, token)).items as Node[];
+
+    it('reads the whole tree in order with counts, puts new terms last, and moves terms by a reorder', async () => {
+      expectCreated(await request('POST', '/taxonomies', { name: 'shelf', label: 'Shelves', hierarchical: true, collections: ['posts'] }));
+      const add = async (slug: string, parentId?: string) => expectCreated(await request('POST', '/taxonomies/shelf/terms', { slug, label: slug, ...(parentId ? { parentId } : {}) })).item as { id: string; sortOrder: number };
+      const zebra = await add('zebra');
+      const apple = await add('apple');
+      const mango = await add('mango', zebra.id);
+      expect([zebra.sortOrder, apple.sortOrder, mango.sortOrder]).toEqual([0, 1, 0]);
+      const post = await createEntry(t, 'posts', { data: { title: 'Shelved' } });
+      expectSuccess(await request('POST', `/content/posts/${post.id}/terms/shelf`, { termIds: [mango.id] }));
+      // Added last, not by slug.
+      expect(shape(await tree('shelf', reader))).toEqual([{ zebra: ['mango'] }, 'apple']);
+      expect((await tree('shelf'))[0]!.children[0]).toMatchObject({ slug: 'mango', count: 1 });
+
+      const moved = expectSuccess(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: apple.id, parentId: null, sortOrder: 0 }, { id: zebra.id, parentId: apple.id, sortOrder: 0 }] }, writer)).items;
+      expect(shape(moved)).toEqual([{ apple: [{ zebra: ['mango'] }] }]);
+      expect(shape(await tree('shelf'))).toEqual([{ apple: [{ zebra: ['mango'] }] }]);
+      // A change of parent by PUT puts the term last among its new siblings.
+      const pear = await add('pear', apple.id);
+      expectSuccess(await request('PUT', '/taxonomies/shelf/terms/mango', { parentId: apple.id }));
+      expect(shape(await tree('shelf'))).toEqual([{ apple: ['zebra', 'pear', 'mango'] }]);
+      expect(pear.sortOrder).toBe(1);
+    });
+
+    it('refuses a reorder that would make a cycle, a parent in a flat taxonomy, or unknown terms (400), and moves nothing', async () => {
+      const [apple] = await tree('shelf');
+      const zebra = apple!.children[0]!;
+      const ids = (await tree('shelf')).flatMap(function all(node: Node): string[] {
+        return [node.id, ...node.children.flatMap(all)];
+      });
+      expect(ids).toHaveLength(4);
+      const before = shape(await tree('shelf'));
+      const cycle = await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: apple!.id, parentId: zebra.id, sortOrder: 0 }] });
+      expect(expectError(cycle, 400, 'VALIDATION_ERROR').details.issues[0]).toEqual({ path: 'terms.0.parentId', message: 'A term cannot sit under itself or one of its own descendants' });
+      expect(issuePaths(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: 'nope', parentId: null, sortOrder: 0 }] }))).toEqual(['terms.0.id']);
+      expect(issuePaths(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [] }))).toEqual(['terms']);
+      expect(issuePaths(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: ids[0], parentId: null, sortOrder: -1 }] }))).toEqual(['terms.0.sortOrder']);
+      const tag = expectCreated(await request('POST', '/taxonomies/tag/terms', { slug: 'flat-one', label: 'Flat one' })).item;
+      const other = expectCreated(await request('POST', '/taxonomies/tag/terms', { slug: 'flat-two', label: 'Flat two' })).item;
+      expect(issuePaths(await request('POST', '/taxonomies/tag/terms/reorder', { terms: [{ id: tag.id, parentId: other.id, sortOrder: 0 }] }))).toEqual(['terms.0.parentId']);
+      expect(shape(await tree('shelf'))).toEqual(before);
+      expectError(await request('GET', '/taxonomies/nope/tree'), 404, 'NOT_FOUND');
+      expectError(await request('POST', '/taxonomies/nope/terms/reorder', { terms: [{ id: ids[0], parentId: null, sortOrder: 0 }] }), 404, 'NOT_FOUND');
+    });
+
+    it('needs a token (401), content:read for the tree and content:write to reorder (403)', async () => {
+      const [apple] = await tree('shelf');
+      const body = { terms: [{ id: apple!.id, parentId: null, sortOrder: 0 }] };
+      expectError(await request('GET', '/taxonomies/shelf/tree', undefined, null), 401, 'UNAUTHORIZED');
+      expectError(await request('POST', '/taxonomies/shelf/terms/reorder', body, null), 401, 'UNAUTHORIZED');
+      expect(expectError(await request('POST', '/taxonomies/shelf/terms/reorder', body, reader), 403, 'FORBIDDEN').details).toEqual({ requiredScope: 'content:write' });
+      const mediaOnly = (await t.userWithToken(50, ['media:read'])).token;
+      expect(expectError(await request('GET', '/taxonomies/shelf/tree', undefined, mediaOnly), 403, 'FORBIDDEN').details).toEqual({ requiredScope: 'content:read' });
+    });
+  });
+
   describe('entry terms', () => {
     it("replaces and reads an entry's terms, and counts the term's entries", async () => {
       const entry = await createEntry(t, 'posts', { data: { title: 'Tagged' } });

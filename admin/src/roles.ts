@@ -19,7 +19,7 @@ export function canPublish(role: number): boolean {
   return role >= roles.author;
 }
 
-/** The site's structure (menus): Editors and up, as WordPress gives menus to those who run the site's content. */
+/** The site's structure (terms, menus): Editors and up, as WordPress gives them to those who run the site's content. */
 export function canShapeSite(role: number): boolean {
   return role >= roles.editor;
 }

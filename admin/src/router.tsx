@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
-import { collectionsQuery, entryListQuery, entryQuery, meQuery, revisionListQuery, settingsQuery } from './api/queries';
+import { collectionsQuery, entryListQuery, entryQuery, meQuery, revisionListQuery, settingsQuery, taxonomiesQuery } from './api/queries';
 import { newEntryId } from './entries';
 import { loadPortableTextInput } from './portable-text/load';
 import { grantsQuery, passkeysQuery } from './screens/account/queries';
@@ -13,6 +13,7 @@ import { subscriptionsQuery } from './screens/webhooks/queries';
 import { searchStatsQuery } from './screens/search-index/queries';
 import { fieldTypesQuery, schemaCollectionQuery } from './screens/schema/queries';
 import { menuQuery, menusQuery } from './screens/menus/queries';
+import { termTreeQuery } from './screens/taxonomies/queries';
 import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -139,6 +140,26 @@ const appsRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/apps/ConnectedApps'), 'ConnectedApps'),
 });
 
+/** Taxonomies, for Editors and up (issue 33): the list, then one taxonomy's terms as a tree. */
+const taxonomiesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/taxonomies',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(taxonomiesQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/taxonomies/Taxonomies'), 'Taxonomies'),
+});
+
+const taxonomyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/taxonomies/$name',
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(taxonomiesQuery);
+    void context.queryClient.prefetchQuery(termTreeQuery(params.name));
+  },
+  component: lazyRouteComponent(() => import('./screens/taxonomies/TaxonomyTerms'), 'TaxonomyTerms'),
+});
+
 /** Menus, for Editors and up (issue 33): the list, then one menu's tree editor. */
 const menusRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -215,7 +236,7 @@ const tokensRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute, taxonomiesRoute, taxonomyRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -25,6 +25,7 @@ import { changeNotifications } from './migrations/0020_change_notifications.ts';
 import { searchFilterIndex } from './migrations/0021_search_filter_index.ts';
 import * as userLastSignIn from './migrations/0022_user_last_sign_in.ts';
 import * as webhookResponseExcerpt from './migrations/0023_webhook_response_excerpt.ts';
+import * as termOrder from './migrations/0024_term_order.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -53,6 +54,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021_search_filter_index': searchFilterIndex(dialect),
     '0022_user_last_sign_in': userLastSignIn,
     '0023_webhook_response_excerpt': webhookResponseExcerpt,
+    '0024_term_order': termOrder,
   };
 }
 

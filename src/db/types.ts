@@ -193,6 +193,8 @@ export interface TermsTable {
   label: string;
   parent_id: string | null;
   description: string | null;
+  /** Place among its siblings, lowest first, ties by slug (migration 0024). */
+  sort_order: number;
   created_at: string;
   updated_at: string;
 }

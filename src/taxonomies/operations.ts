@@ -10,7 +10,7 @@ import { inTransaction } from '../db/dialect.ts';
 import { contentRead, contentWrite } from '../content/access.ts';
 import { loadEntry } from '../content/lookup.ts';
 import * as schemaStore from '../schema/store.ts';
-import type { CreateTaxonomyBody, CreateTermBody, EntryTermsBody, ListTermsQuery, Taxonomy, Term, UpdateTaxonomyBody, UpdateTermBody } from './schemas.ts';
+import type { CreateTaxonomyBody, CreateTermBody, EntryTermsBody, ListTermsQuery, ReorderTermsBody, Taxonomy, Term, TermTreeNode, UpdateTaxonomyBody, UpdateTermBody } from './schemas.ts';
 import * as store from './store.ts';
 
 /** Definitions are part of the site's schema (DECISIONS §2: read `content:read`, write `schema:write`). */
@@ -37,6 +37,7 @@ function toTerm(row: store.TermRow, counts: Map<string, number>): Term {
     parentId: row.parent_id,
     description: row.description,
     count: counts.get(row.id) ?? 0,
+    sortOrder: row.sort_order,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -191,6 +192,7 @@ export const createTerm = defineOperation({
         label: input.label,
         parent_id: input.parentId ?? null,
         description: input.description ?? null,
+        sort_order: await store.nextTermOrder(db, taxonomy.id, input.parentId ?? null),
         created_at: now,
         updated_at: now,
       };
@@ -209,11 +211,68 @@ export const updateTerm = defineOperation({
       const term = await requireTerm(db, taxonomy, input.slug);
       const { body } = input;
       await checkParent(db, taxonomy, body.parentId, term.id);
-      const changes = partialUpdate({ slug: body.slug, label: body.label, parent_id: body.parentId, description: body.description }, isoNow(ctx.clock));
+      // Under a new parent, last among its new siblings.
+      const moves = body.parentId !== undefined && body.parentId !== term.parent_id;
+      const sortOrder = moves ? await store.nextTermOrder(db, taxonomy.id, body.parentId ?? null) : undefined;
+      const changes = partialUpdate({ slug: body.slug, label: body.label, parent_id: body.parentId, description: body.description, sort_order: sortOrder }, isoNow(ctx.clock));
       if (!(await store.updateTerm(db, term.id, changes))) throw slugTaken(taxonomy.name, body.slug!);
       const [item] = await toTerms(db, [{ ...term, ...changes }]);
       return { item: item! };
     });
+  },
+});
+
+/** A taxonomy's whole tree of terms, in order, with their entry counts: two statements whatever its size. */
+export const getTermTree = defineOperation({
+  name: 'taxonomies.getTermTree',
+  access: contentRead,
+  async run(ctx, input: { name: string }): Promise<{ items: TermTreeNode[] }> {
+    const taxonomy = await requireTaxonomy(ctx.db, input.name);
+    const rows = await store.listAllTerms(ctx.db, taxonomy.id);
+    const counts = await store.countEntriesByTaxonomy(ctx.db, taxonomy.id);
+    const nodes = new Map(rows.map((row) => [row.id, { ...toTerm(row, counts), children: [] as TermTreeNode[] }]));
+    const items: TermTreeNode[] = [];
+    // Rows come in sibling order, so appending keeps it; a parent outside the taxonomy would be a broken chain, shown at the top.
+    for (const node of nodes.values()) (node.parentId === null ? items : (nodes.get(node.parentId)?.children ?? items)).push(node);
+    return { items };
+  },
+});
+
+/**
+ * Puts terms under new parents at new places, all or nothing: each must be a term of the taxonomy,
+ * a parent must be one too (none in a flat taxonomy), and the tree must stay a tree.
+ */
+export const reorderTerms = defineOperation({
+  name: 'taxonomies.reorderTerms',
+  access: contentWrite,
+  async run(ctx, input: { name: string } & z.output<typeof ReorderTermsBody>): Promise<{ items: TermTreeNode[] }> {
+    await inTransaction(ctx.db, async (db) => {
+      const taxonomy = await requireTaxonomy(db, input.name);
+      const rows = await store.listAllTerms(db, taxonomy.id);
+      const parents = new Map(rows.map((row) => [row.id, row.parent_id]));
+      const issues: { path: string; message: string }[] = [];
+      const seen = new Set<string>();
+      input.terms.forEach(({ id, parentId }, index) => {
+        if (!parents.has(id)) issues.push({ path: `terms.${index}.id`, message: `No term ${id} in ${taxonomy.name}` });
+        else if (seen.has(id)) issues.push({ path: `terms.${index}.id`, message: 'Placed twice' });
+        seen.add(id);
+        if (parentId === null) return;
+        if (taxonomy.hierarchical !== 1) issues.push({ path: `terms.${index}.parentId`, message: `Taxonomy ${taxonomy.name} is flat: its terms have no parent` });
+        else if (!parents.has(parentId)) issues.push({ path: `terms.${index}.parentId`, message: `No term ${parentId} in ${taxonomy.name}` });
+      });
+      if (issues.length > 0) throw validationError(issues);
+      for (const { id, parentId } of input.terms) parents.set(id, parentId);
+      for (const [index, { id }] of input.terms.entries()) {
+        // Walking up from the term must reach the top within as many steps as there are terms.
+        let at: string | null | undefined = parents.get(id);
+        for (let steps = 0; at !== null && at !== undefined; steps++) {
+          if (at === id || steps > parents.size) throw validationError([{ path: `terms.${index}.parentId`, message: 'A term cannot sit under itself or one of its own descendants' }]);
+          at = parents.get(at);
+        }
+      }
+      await store.placeTerms(db, input.terms, isoNow(ctx.clock));
+    });
+    return getTermTree.run(ctx, { name: input.name });
   },
 });
 

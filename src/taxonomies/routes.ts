@@ -1,6 +1,6 @@
 import { DeletedResponse } from '../core/schemas.ts';
 import { defineRoute, paramsWithBody } from '../http/route.ts';
-import { createTaxonomy, createTerm, deleteTaxonomy, deleteTerm, getEntryTerms, getTaxonomy, listTaxonomies, listTerms, setEntryTerms, updateTaxonomy, updateTerm } from './operations.ts';
+import { createTaxonomy, createTerm, deleteTaxonomy, deleteTerm, getEntryTerms, getTaxonomy, getTermTree, listTaxonomies, listTerms, reorderTerms, setEntryTerms, updateTaxonomy, updateTerm } from './operations.ts';
 import {
   CreateTaxonomyBody,
   CreateTermBody,
@@ -8,6 +8,8 @@ import {
   EntryTermsParams,
   EntryTermsResponse,
   ListTermsQuery,
+  ReorderTermsBody,
+  TermTreeResponse,
   TaxonomyItemResponse,
   TaxonomyListResponse,
   TaxonomyParams,
@@ -37,6 +39,18 @@ export const taxonomyRoutes = [
   }),
   defineRoute({ method: 'delete', path: '/taxonomies/:name', tag, summary: 'Delete a taxonomy, its terms and entries’ terms of it', operation: deleteTaxonomy, params: TaxonomyParams, response: DeletedResponse }),
   defineRoute({ method: 'get', path: '/taxonomies/:name/terms', tag, summary: 'Terms by slug, one page at a time', operation: listTerms, params: TaxonomyParams, query: ListTermsQuery, response: TermListResponse }),
+  defineRoute({ method: 'get', path: '/taxonomies/:name/tree', tag, summary: 'Every term as a tree, siblings in order, with entry counts', operation: getTermTree, params: TaxonomyParams, response: TermTreeResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/taxonomies/:name/terms/reorder',
+    tag,
+    summary: 'Move terms: new parents and places, all or nothing; answers the tree',
+    operation: reorderTerms,
+    params: TaxonomyParams,
+    body: ReorderTermsBody,
+    input: ({ params, body }) => ({ ...params, ...body }),
+    response: TermTreeResponse,
+  }),
   defineRoute({ method: 'post', path: '/taxonomies/:name/terms', tag, summary: 'Create a term', operation: createTerm, params: TaxonomyParams, body: CreateTermBody, status: 201, response: TermItemResponse }),
   defineRoute({
     method: 'put',

@@ -51,6 +51,17 @@ export const UpdateTermBody = z.strictObject({
   description: Description.optional(),
 });
 
+/** The most terms one reorder may place: a whole large taxonomy at once. */
+export const maxTermsPerReorder = 10_000;
+
+export const ReorderTermsBody = z.strictObject({
+  terms: z
+    .array(z.strictObject({ id: TermId, parentId: TermId.nullable(), sortOrder: z.number().int().min(0).max(1_000_000).describe('Place among its siblings, lowest first') }))
+    .min(1)
+    .max(maxTermsPerReorder)
+    .describe('Terms to place; terms not listed keep their place. All or nothing'),
+});
+
 export const EntryTermsBody = z.strictObject({
   termIds: z.array(TermId).max(1000).describe('Every term the entry has in this taxonomy; [] removes them all'),
 });
@@ -76,6 +87,7 @@ export const TermSchema = z
     parentId: z.string().nullable(),
     description: z.string().nullable(),
     count: z.number().describe('How many entries have the term'),
+    sortOrder: z.number().describe('Place among its siblings, lowest first (ties by slug)'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -88,4 +100,9 @@ export const TaxonomyItemResponse = z.object({ item: TaxonomySchema });
 export const TaxonomyListResponse = z.object({ items: z.array(TaxonomySchema) });
 export const TermItemResponse = z.object({ item: TermSchema });
 export const TermListResponse = z.object({ items: z.array(TermSchema), nextCursor: z.string().optional() });
+export type TermTreeNode = Term & { children: TermTreeNode[] };
+export const TermTreeNodeSchema: z.ZodType<TermTreeNode> = z
+  .lazy(() => TermSchema.extend({ children: z.array(TermTreeNodeSchema).describe('Its children, in order') }))
+  .meta({ id: 'TermTreeNode' });
+export const TermTreeResponse = z.object({ items: z.array(TermTreeNodeSchema).describe('Top-level terms in order, each with its children') });
 export const EntryTermsResponse = z.object({ taxonomy: z.string(), items: z.array(TermSchema) });

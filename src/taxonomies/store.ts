@@ -77,6 +77,40 @@ export async function listTerms(db: Db, taxonomyId: string, options: { afterSlug
   return query.orderBy('slug').limit(options.limit + 1).execute();
 }
 
+/** Every term of a taxonomy in tree order: siblings by their place, ties by slug. */
+export async function listAllTerms(db: Db, taxonomyId: string): Promise<TermRow[]> {
+  return db.kysely.selectFrom('terms').selectAll().where('taxonomy_id', '=', taxonomyId).orderBy('sort_order').orderBy('slug').execute();
+}
+
+/** How many entries have each term of a taxonomy, in one statement. */
+export async function countEntriesByTaxonomy(db: Db, taxonomyId: string): Promise<Map<string, number>> {
+  const rows = await db.kysely
+    .selectFrom('entry_terms')
+    .select((eb) => ['term_id', eb.fn.countAll<number>().as('count')])
+    .where('taxonomy_id', '=', taxonomyId)
+    .groupBy('term_id')
+    .execute();
+  return new Map(rows.map((row) => [row.term_id, Number(row.count)]));
+}
+
+/** The place after the last of a parent's children (the top level for null). */
+export async function nextTermOrder(db: Db, taxonomyId: string, parentId: string | null): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('terms')
+    .select((eb) => eb.fn.max('sort_order').as('last'))
+    .where('taxonomy_id', '=', taxonomyId)
+    .where('parent_id', parentId === null ? 'is' : '=', parentId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
+/** Puts terms under new parents at new places, one statement each (a taxonomy's tree is at most a few thousand). */
+export async function placeTerms(db: Db, placements: readonly { id: string; parentId: string | null; sortOrder: number }[], now: string): Promise<void> {
+  for (const { id, parentId, sortOrder } of placements) {
+    await db.kysely.updateTable('terms').set({ parent_id: parentId, sort_order: sortOrder, updated_at: now }).where('id', '=', id).execute();
+  }
+}
+
 /** How many entries have each of these terms, in one statement. */
 export async function countEntriesByTerm(db: Db, termIds: readonly string[]): Promise<Map<string, number>> {
   if (termIds.length === 0) return new Map();

@@ -25,8 +25,11 @@ export const adminScreens = [
   { path: '/settings', label: 'nav.settings' },
 ] as const satisfies readonly { path: string; label: MessageId }[];
 
-/** The site's structure (menus), for Editors and up, in the order the navigation lists them. */
-export const structureScreens = [{ path: '/menus', label: 'nav.menus' }] as const satisfies readonly { path: string; label: MessageId }[];
+/** The site's structure (taxonomies and their terms, menus), for Editors and up, in the order the navigation lists them. */
+export const structureScreens = [
+  { path: '/taxonomies', label: 'nav.taxonomies' },
+  { path: '/menus', label: 'nav.menus' },
+] as const satisfies readonly { path: string; label: MessageId }[];
 
 /**
  * The screens the palette offers, when the panel has them: a screen another branch adds (the media

@@ -126,7 +126,7 @@ export async function ensureTerm(run: ImportRun, db: Db, term: NormalizedTerm): 
   const existing = await taxonomyStore.findTermBySlug(db, taxonomyId, slug);
   if (existing) return existing.id;
   const now = isoNow(run.ctx.clock);
-  const row = { id: newId(), taxonomy_id: taxonomyId, slug, label: (term.name.trim() || slug).slice(0, 200), parent_id: null, description: term.description ?? null, created_at: now, updated_at: now };
+  const row = { id: newId(), taxonomy_id: taxonomyId, slug, label: (term.name.trim() || slug).slice(0, 200), parent_id: null, description: term.description ?? null, sort_order: 0, created_at: now, updated_at: now };
   await taxonomyStore.insertTerm(db, row);
   return row.id;
 }

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, type Field } from '../../api/client';
 import { collectionsQuery, taxonomiesQuery, termsQuery } from '../../api/queries';
 import { labelIdOf } from '../../fields/input';
 import { ReferenceInput } from '../../fields/widgets/ReferenceInput';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
+import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
-import type { MenuNode } from './tree';
+import type { MenuNode } from './MenuEditor';
 
 type Kind = 'custom' | 'entry' | 'term';
 
@@ -138,16 +138,10 @@ export function ItemForm({ menu, item, id, onDone, extraButtons }: Props) {
         </>
       )}
       <TextSetting id={`${id}-label`} label={t('menus.item.label')} value={values.label} onChange={(label) => set({ label })} hint={values.kind === 'custom' ? undefined : t('menus.item.label.hint')} issue={at('label')} required={values.kind === 'custom'} />
-      <label className="menus-new-tab">
+      <label className="check-label">
         <input type="checkbox" checked={values.newTab} onChange={(event) => set({ newTab: event.target.checked })} /> {t('menus.item.newTab')}
       </label>
-      {elsewhere && <p role="alert">{elsewhere}</p>}
-      <div className="dialog-buttons">
-        <Button type="submit" className="react-aria-Button primary" isDisabled={save.isPending}>
-          {item ? t('menus.item.save') : t('menus.item.add')}
-        </Button>
-        {extraButtons}
-      </div>
+      <FormEnd refusal={elsewhere} submitLabel={item ? t('menus.item.save') : t('menus.item.add')} pending={save.isPending} extra={extraButtons} />
     </form>
   );
 }

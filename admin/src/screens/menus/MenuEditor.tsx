@@ -1,31 +1,21 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { Button, Collection, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, type Key } from 'react-aria-components';
-import { api, dataOf } from '../../api/client';
+import { Button } from 'react-aria-components';
+import { api, dataOf, type Schemas } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useT, type Translate } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { EditDialog } from '../../shell/EditDialog';
+import { indexed } from '../../tree/shape';
+import { TreeEditor, type Placement } from '../../tree/TreeEditor';
 import { messageOf } from '../account/notice';
 import { ItemForm } from './ItemForm';
 import { menuQuery, menusQuery } from './queries';
-import { dropPlace, moved, placements, shapeOf, stepsOf, type MenuNode, type Place, type Shape } from './tree';
 import './menus.css';
 
-/** The tree again from a shape, for showing a move at once while the server stores it. */
-function treeOf(shape: Shape, byId: ReadonlyMap<string, MenuNode>, parentId: string | null = null): MenuNode[] {
-  return (shape.get(parentId) ?? []).map((id) => ({ ...byId.get(id)!, children: treeOf(shape, byId, id) }));
-}
-
-function indexed(nodes: readonly MenuNode[], into = new Map<string, MenuNode>()): Map<string, MenuNode> {
-  for (const node of nodes) {
-    into.set(node.id, node);
-    indexed(node.children, into);
-  }
-  return into;
-}
+export type MenuNode = Schemas['MenuTreeItem'];
 
 /** What an item links to, in a few words: its address, or the kind of target it has. */
 function linkText(t: Translate, node: MenuNode): string {
@@ -48,42 +38,23 @@ export function MenuEditor() {
   const navigate = useNavigate();
   const me = useQuery(meQuery);
   const menu = useQuery(menuQuery(name));
-  const [selected, setSelected] = useState<string>();
   const [editing, setEditing] = useState<MenuNode>();
   const [notice, setNotice] = useState('');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<Key>>(new Set());
-  // The tree as last moved, shown while the server stores the move.
-  const [pending, setPending] = useState<MenuNode[]>();
   const stored = menu.data?.item.items;
-  const items = useMemo(() => pending ?? stored ?? [], [pending, stored]);
-  const byId = useMemo(() => indexed(items), [items]);
-  const shape = useMemo(() => shapeOf(items), [items]);
-  const withChildren = [...byId.values()].filter((node) => node.children.length > 0).map((node) => node.id);
+  const items = useMemo(() => stored ?? [], [stored]);
+  const itemCount = useMemo(() => indexed(items).size, [items]);
 
-  const move = async (id: string, place: Place | undefined) => {
-    const next = place && moved(shape, id, place);
-    if (!next) return;
-    setPending(treeOf(next, byId));
+  const store = async (placed: Placement[], item: MenuNode) => {
     try {
-      await dataOf(api.POST('/_cms/api/menus/{name}/reorder', { params: { path: { name } }, body: { items: placements(next) } }));
+      await dataOf(api.POST('/_cms/api/menus/{name}/reorder', { params: { path: { name } }, body: { items: placed } }));
       await queryClient.invalidateQueries({ queryKey: menuQuery(name).queryKey });
-      setNotice(t('menus.item.moved', { item: byId.get(id)?.label ?? id }));
+      setNotice(t('menus.item.moved', { item: item.label }));
     } catch (error) {
       setNotice(messageOf(error));
-    } finally {
-      setPending(undefined);
     }
   };
-  const { dragAndDropHooks } = useDragAndDrop({
-    getItems: (keys) => [...keys].map((key) => ({ 'text/plain': String(key) })),
-    onMove: (event) => {
-      const [id] = [...event.keys].map(String);
-      if (id !== undefined) void move(id, dropPlace(shape, id, String(event.target.key), event.target.dropPosition));
-    },
-  });
   const remove = async (node: MenuNode) => {
     await dataOf(api.DELETE('/_cms/api/menus/{name}/items/{id}', { params: { path: { name, id: node.id } }, body: {} }));
-    setSelected(undefined);
     await queryClient.invalidateQueries({ queryKey: menuQuery(name).queryKey });
     setNotice(t('menus.item.deleted', { item: node.label }));
   };
@@ -95,13 +66,6 @@ export function MenuEditor() {
   };
 
   if (me.data && !canShapeSite(me.data.item.role)) return <p>{t('menus.editorsOnly')}</p>;
-  const chosen = selected === undefined ? undefined : byId.get(selected);
-  const steps = chosen ? stepsOf(shape, chosen.id) : undefined;
-  const stepButton = (step: 'up' | 'down' | 'in' | 'out') => (
-    <Button className="react-aria-Button" isDisabled={!steps?.[step] || pending !== undefined} onPress={() => chosen && void move(chosen.id, steps?.[step])}>
-      {t(`menus.step.${step}` as const)}
-    </Button>
-  );
   return (
     <div className="menus">
       <p>
@@ -122,61 +86,31 @@ export function MenuEditor() {
             ) : (
               <>
                 <p className="setting-hint">{t('menus.items.hint')}</p>
-                <Toolbar className="menu-toolbar" aria-label={chosen ? t('menus.toolbarOf', { item: chosen.label }) : t('menus.toolbar')}>
-                  {stepButton('up')}
-                  {stepButton('down')}
-                  {stepButton('in')}
-                  {stepButton('out')}
-                  <Button className="react-aria-Button" isDisabled={!chosen} onPress={() => setEditing(chosen)}>
-                    {t('menus.item.edit')}
-                  </Button>
-                  {chosen && (
-                    <ConfirmButton
-                      label={t('menus.item.delete')}
-                      title={t('menus.item.deleteTitle', { item: chosen.label })}
-                      body={t('menus.item.deleteBody', { item: chosen.label, children: chosen.children.length })}
-                      confirmLabel={t('menus.item.deleteConfirm')}
-                      onConfirm={() => remove(chosen)}
-                    />
+                <TreeEditor
+                  label={t('menus.itemsOf', { menu: menu.data.item.label })}
+                  nodes={items}
+                  nested
+                  labelOf={(node) => node.label}
+                  detail={(node) => linkText(t, node)}
+                  rowClassName={(node) => (node.missing ? 'menu-item-missing' : undefined)}
+                  onMove={store}
+                  actions={(chosen) => (
+                    <>
+                      <Button className="react-aria-Button" isDisabled={!chosen} onPress={() => setEditing(chosen)}>
+                        {t('menus.item.edit')}
+                      </Button>
+                      {chosen && (
+                        <ConfirmButton
+                          label={t('menus.item.delete')}
+                          title={t('menus.item.deleteTitle', { item: chosen.label })}
+                          body={t('menus.item.deleteBody', { item: chosen.label, children: chosen.children.length })}
+                          confirmLabel={t('menus.item.deleteConfirm')}
+                          onConfirm={() => remove(chosen)}
+                        />
+                      )}
+                    </>
                   )}
-                </Toolbar>
-                  <Tree
-                    aria-label={t('menus.itemsOf', { menu: menu.data.item.label })}
-                    className="menu-tree"
-                    items={items}
-                    selectionMode="single"
-                    selectedKeys={selected === undefined ? [] : [selected]}
-                    onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
-                    expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
-                    onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
-                    dragAndDropHooks={dragAndDropHooks}
-                  >
-                    {function row(node: MenuNode) {
-                      return (
-                        <TreeItem id={node.id} textValue={node.label} className={node.missing ? 'menu-item menu-item-missing' : 'menu-item'}>
-                          <TreeItemContent>
-                            {({ hasChildItems, isExpanded }) => (
-                              <>
-                                <Button slot="drag" className="menu-item-handle" aria-label={t('menus.item.drag', { item: node.label })}>
-                                  ⠿
-                                </Button>
-                                {hasChildItems ? (
-                                  <Button slot="chevron" className="menu-item-chevron" aria-label={isExpanded ? t('menus.item.collapse', { item: node.label }) : t('menus.item.expand', { item: node.label })}>
-                                    {isExpanded ? '▾' : '▸'}
-                                  </Button>
-                                ) : (
-                                  <span className="menu-item-chevron" />
-                                )}
-                                <span className="menu-item-label">{node.label}</span>
-                                <span className="menu-item-link">{linkText(t, node)}</span>
-                              </>
-                            )}
-                          </TreeItemContent>
-                          <Collection items={node.children}>{row}</Collection>
-                        </TreeItem>
-                      );
-                    }}
-                  </Tree>
+                />
               </>
             )}
           </section>
@@ -189,7 +123,7 @@ export function MenuEditor() {
             <ConfirmButton
               label={t('menus.deleteButton', { menu: menu.data.item.label })}
               title={t('menus.deleteTitle', { menu: menu.data.item.label })}
-              body={t('menus.deleteBody', { items: byId.size })}
+              body={t('menus.deleteBody', { items: itemCount })}
               confirmLabel={t('menus.deleteConfirm')}
               onConfirm={removeMenu}
             />

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { TextSetting } from '../../shell/TextSetting';
 import { messageOf } from '../account/notice';
-import { slugFrom } from '../schema/slugs';
+import { hyphenatedSlugFrom } from '../../slugs';
 import { menusQuery } from './queries';
 import './menus.css';
 
@@ -49,7 +49,7 @@ function NewMenu() {
   const [label, setLabel] = useState('');
   const [name, setName] = useState<string>();
   const create = useMutation({
-    mutationFn: () => dataOf(api.POST('/_cms/api/menus', { body: { label, name: name ?? menuName(label) } })),
+    mutationFn: () => dataOf(api.POST('/_cms/api/menus', { body: { label, name: name ?? hyphenatedSlugFrom(label) } })),
     onSuccess: async ({ item }) => {
       await queryClient.invalidateQueries({ queryKey: menusQuery.queryKey });
       await navigate({ to: '/menus/$name', params: { name: item.name } });
@@ -65,7 +65,7 @@ function NewMenu() {
       <h2 id="new-menu-heading">{t('menus.new')}</h2>
       <form className="stacked-form" onSubmit={submit}>
         <TextSetting id="new-menu-label" label={t('menus.label')} value={label} onChange={setLabel} hint={t('menus.label.hint')} issue={at('label')} required />
-        <TextSetting id="new-menu-name" label={t('menus.name')} value={name ?? menuName(label)} onChange={setName} hint={t('menus.name.hint')} issue={at('name')} required />
+        <TextSetting id="new-menu-name" label={t('menus.name')} value={name ?? hyphenatedSlugFrom(label)} onChange={setName} hint={t('menus.name.hint')} issue={at('name')} required />
         {elsewhere && <p role="alert">{elsewhere}</p>}
         <Button type="submit" className="react-aria-Button primary" isDisabled={create.isPending}>
           {t('menus.create')}
@@ -74,6 +74,3 @@ function NewMenu() {
     </section>
   );
 }
-
-/** A menu's name as themes refer to it (`main-navigation`): the label's words, lower-case, joined by "-". */
-const menuName = (label: string) => slugFrom(label).replace(/_/g, '-');

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { messageOf } from '../account/notice';
 import { CollectionFields, newCollectionBody, type CollectionValues } from './CollectionFields';
-import { slugFrom } from './slugs';
+import { slugFrom } from '../../slugs';
 import { TypeScriptExport } from './TypeScriptExport';
 import './schema.css';
 

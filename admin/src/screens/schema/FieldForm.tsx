@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { collectionsQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
+import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
 import { fieldTypesQuery } from './queries';
-import { slugFrom } from './slugs';
+import { slugFrom } from '../../slugs';
 
 type Field = Schemas['Field'];
 type FieldType = Field['type'];
@@ -230,13 +230,7 @@ export function FieldForm({ collection, field, id, onDone, extraButtons }: Props
         </div>
       )}
       {info?.options.includes('rows') && input('rows', 'options.rows', { numeric: true })}
-      {elsewhere && <p role="alert">{elsewhere}</p>}
-      <div className="dialog-buttons">
-        <Button type="submit" className="react-aria-Button primary" isDisabled={save.isPending}>
-          {field ? t('schema.field.save') : t('schema.field.add')}
-        </Button>
-        {extraButtons}
-      </div>
+      <FormEnd refusal={elsewhere} submitLabel={field ? t('schema.field.save') : t('schema.field.add')} pending={save.isPending} extra={extraButtons} />
     </form>
   );
 }

@@ -13,3 +13,6 @@ export function slugFrom(label: string): string {
     .replace(/_+$/, '');
   return words.slice(0, 63).replace(/_+$/, '');
 }
+
+/** The same with "-" between the words (`main-navigation`, `web-design`), as menu names and term slugs read in URLs and templates. */
+export const hyphenatedSlugFrom = (label: string) => slugFrom(label).replace(/_/g, '-');

@@ -1,8 +1,10 @@
-import type { Schemas } from '../../api/client';
+/** A node of an ordered tree: a menu's item, a taxonomy's term. */
+export interface TreeNode<N> {
+  id: string;
+  children: N[];
+}
 
-export type MenuNode = Schemas['MenuTreeItem'];
-
-/** A menu's shape: each parent's children in order (`null` is the top level). */
+/** A tree's shape: each parent's children in order (`null` is the top level). */
 export type Shape = Map<string | null, string[]>;
 
 /** Where an item goes: under `parentId`, at `index` among its siblings (past the end: last). */
@@ -11,9 +13,9 @@ export interface Place {
   index: number;
 }
 
-export function shapeOf(items: readonly MenuNode[]): Shape {
+export function shapeOf<N extends TreeNode<N>>(items: readonly N[]): Shape {
   const shape: Shape = new Map();
-  const walk = (nodes: readonly MenuNode[], parentId: string | null) => {
+  const walk = (nodes: readonly N[], parentId: string | null) => {
     shape.set(parentId, nodes.map((node) => node.id));
     for (const node of nodes) walk(node.children, node.id);
   };
@@ -66,7 +68,21 @@ export function dropPlace(shape: Shape, id: string, target: string, position: 'b
   return { parentId, index: siblings.indexOf(target) + (position === 'after' ? 1 : 0) };
 }
 
-/** Every item with its parent and order: the body of POST /menus/:name/reorder. */
+/** Every node with its parent and order, as the reorder endpoints (menus, terms) take them. */
 export function placements(shape: Shape): { id: string; parentId: string | null; sortOrder: number }[] {
   return [...shape].flatMap(([parentId, children]) => children.map((id, sortOrder) => ({ id, parentId, sortOrder })));
+}
+
+/** The tree again from a shape, for showing a move at once while the server stores it. */
+export function treeOf<N extends TreeNode<N>>(shape: Shape, byId: ReadonlyMap<string, N>, parentId: string | null = null): N[] {
+  return (shape.get(parentId) ?? []).map((id) => ({ ...byId.get(id)!, children: treeOf(shape, byId, id) }));
+}
+
+/** Every node by id, at any depth. */
+export function indexed<N extends TreeNode<N>>(nodes: readonly N[], into = new Map<string, N>()): Map<string, N> {
+  for (const node of nodes) {
+    into.set(node.id, node);
+    indexed(node.children, into);
+  }
+  return into;
 }

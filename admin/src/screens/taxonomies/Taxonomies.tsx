@@ -1,0 +1,102 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { Button } from 'react-aria-components';
+import { api, dataOf, refusalOf } from '../../api/client';
+import { collectionsQuery, meQuery, taxonomiesQuery } from '../../api/queries';
+import { useT } from '../../i18n/i18n';
+import { canShapeSite, isAdmin } from '../../roles';
+import { TextSetting } from '../../shell/TextSetting';
+import { messageOf } from '../account/notice';
+import { slugFrom } from '../../slugs';
+import { CollectionChoice } from './CollectionChoice';
+import './taxonomies.css';
+
+/**
+ * The site's taxonomies (issue 33): for Editors and up, each opens on its terms; admins define new
+ * ones (a definition is part of the schema, `schema:write`).
+ */
+export function Taxonomies() {
+  const t = useT();
+  const me = useQuery(meQuery);
+  const taxonomies = useQuery(taxonomiesQuery);
+  if (me.data && !canShapeSite(me.data.item.role)) return <p>{t('taxonomies.editorsOnly')}</p>;
+  const items = taxonomies.data?.items ?? [];
+  return (
+    <div className="taxonomies">
+      <h1>{t('taxonomies.title')}</h1>
+      {taxonomies.isError && <p role="alert">{messageOf(taxonomies.error)}</p>}
+      {taxonomies.isPending && <p>{t('loading')}</p>}
+      {taxonomies.data && items.length === 0 && <p>{t('taxonomies.none')}</p>}
+      {items.length > 0 && (
+        <table className="data-table" aria-label={t('taxonomies.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('taxonomies.column.taxonomy')}</th>
+              <th scope="col">{t('taxonomies.column.name')}</th>
+              <th scope="col">{t('taxonomies.column.kind')}</th>
+              <th scope="col">{t('taxonomies.column.collections')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((taxonomy) => (
+              <tr key={taxonomy.name}>
+                <th scope="row">
+                  <Link to="/taxonomies/$name" params={{ name: taxonomy.name }}>
+                    {taxonomy.label}
+                  </Link>
+                </th>
+                <td>
+                  <code>{taxonomy.name}</code>
+                </td>
+                <td>{taxonomy.hierarchical ? t('taxonomies.hierarchical') : t('taxonomies.flat')}</td>
+                <td>{taxonomy.collections.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {me.data && isAdmin(me.data.item.role) && <NewTaxonomy />}
+    </div>
+  );
+}
+
+function NewTaxonomy() {
+  const t = useT();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const collections = useQuery(collectionsQuery);
+  const [label, setLabel] = useState('');
+  const [name, setName] = useState<string>();
+  const [hierarchical, setHierarchical] = useState(false);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const create = useMutation({
+    mutationFn: () => dataOf(api.POST('/_cms/api/taxonomies', { body: { label, name: name ?? slugFrom(label), hierarchical, collections: chosen } })),
+    onSuccess: async ({ item }) => {
+      await queryClient.invalidateQueries({ queryKey: taxonomiesQuery.queryKey });
+      await navigate({ to: '/taxonomies/$name', params: { name: item.name } });
+    },
+  });
+  const { at, elsewhere } = refusalOf(create.error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <section aria-labelledby="new-taxonomy-heading" className="screen-section">
+      <h2 id="new-taxonomy-heading">{t('taxonomies.new')}</h2>
+      <form className="stacked-form" onSubmit={submit}>
+        <TextSetting id="new-taxonomy-label" label={t('taxonomies.label')} value={label} onChange={setLabel} hint={t('taxonomies.label.hint')} issue={at('label')} required />
+        <TextSetting id="new-taxonomy-name" label={t('taxonomies.name')} value={name ?? slugFrom(label)} onChange={setName} hint={t('taxonomies.name.hint')} issue={at('name')} required />
+        <label className="check-label">
+          <input type="checkbox" checked={hierarchical} onChange={(event) => setHierarchical(event.target.checked)} /> {t('taxonomies.hierarchical.choice')}
+        </label>
+        <CollectionChoice id="new-taxonomy-collections" collections={collections.data?.items ?? []} chosen={chosen} onChange={setChosen} issue={at('collections')} />
+        {elsewhere && <p role="alert">{elsewhere}</p>}
+        <Button type="submit" className="react-aria-Button primary" isDisabled={create.isPending}>
+          {t('taxonomies.create')}
+        </Button>
+      </form>
+    </section>
+  );
+}
