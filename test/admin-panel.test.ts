@@ -191,7 +191,7 @@ describe('in a browser', () => {
     await eventually(() => page.getByRole('region', { name: 'Recent edits' }).textContent()).toContain('My own draft');
     // The navigation names only screens that exist, and the collections this role writes.
     const navigation = page.getByRole('navigation', { name: 'Main' });
-    expect(await navigation.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Media', 'Taxonomies', 'Menus', 'Posts', 'Account']);
+    expect(await navigation.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Media', 'Posts', 'Taxonomies', 'Menus', 'Sections', 'Widget areas', 'Account']);
     await expectAccessible('dashboard');
   });
 

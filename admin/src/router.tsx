@@ -14,6 +14,8 @@ import { searchStatsQuery } from './screens/search-index/queries';
 import { fieldTypesQuery, schemaCollectionQuery } from './screens/schema/queries';
 import { menuQuery, menusQuery } from './screens/menus/queries';
 import { termTreeQuery } from './screens/taxonomies/queries';
+import { sectionQuery, sectionsQuery } from './screens/sections/queries';
+import { areaQuery, areasQuery } from './screens/widgets/queries';
 import { MediaSearch } from './screens/media/search';
 import { ErrorScreen, NotFoundScreen } from './shell/Problems';
 import { Shell } from './shell/Shell';
@@ -160,6 +162,46 @@ const taxonomyRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/taxonomies/TaxonomyTerms'), 'TaxonomyTerms'),
 });
 
+/** Sections (reusable blocks), for Editors and up (issue 33): the list, then one section's editor. */
+const sectionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sections',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(sectionsQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/sections/Sections'), 'Sections'),
+});
+
+const sectionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sections/$slug',
+  loader: ({ context, params }) => {
+    void loadPortableTextInput();
+    void context.queryClient.prefetchQuery(sectionQuery(params.slug));
+  },
+  component: lazyRouteComponent(() => import('./screens/sections/SectionEditor'), 'SectionEditor'),
+});
+
+/** Widget areas, for Editors and up (issue 33): the list, then one area's widgets. */
+const widgetAreasRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/widget-areas',
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(areasQuery);
+  },
+  component: lazyRouteComponent(() => import('./screens/widgets/WidgetAreas'), 'WidgetAreas'),
+});
+
+const widgetAreaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/widget-areas/$name',
+  loader: ({ context, params }) => {
+    void loadPortableTextInput();
+    void context.queryClient.prefetchQuery(areaQuery(params.name));
+  },
+  component: lazyRouteComponent(() => import('./screens/widgets/AreaEditor'), 'AreaEditor'),
+});
+
 /** Menus, for Editors and up (issue 33): the list, then one menu's tree editor. */
 const menusRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -236,7 +278,7 @@ const tokensRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute, taxonomiesRoute, taxonomyRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute, taxonomiesRoute, taxonomyRoute, sectionsRoute, sectionRoute, widgetAreasRoute, widgetAreaRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -25,10 +25,12 @@ export const adminScreens = [
   { path: '/settings', label: 'nav.settings' },
 ] as const satisfies readonly { path: string; label: MessageId }[];
 
-/** The site's structure (taxonomies and their terms, menus), for Editors and up, in the order the navigation lists them. */
+/** The site's structure (taxonomies and their terms, menus, sections, widget areas), for Editors and up, in the order the navigation lists them. */
 export const structureScreens = [
   { path: '/taxonomies', label: 'nav.taxonomies' },
   { path: '/menus', label: 'nav.menus' },
+  { path: '/sections', label: 'nav.sections' },
+  { path: '/widget-areas', label: 'nav.widgetAreas' },
 ] as const satisfies readonly { path: string; label: MessageId }[];
 
 /**

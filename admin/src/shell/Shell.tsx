@@ -41,13 +41,6 @@ export function Shell() {
               <Link to="/media">{t('nav.media')}</Link>
             </li>
           )}
-          {me.data &&
-            canShapeSite(me.data.item.role) &&
-            structureScreens.map(({ path, label }) => (
-              <li key={path}>
-                <Link to={path}>{t(label)}</Link>
-              </li>
-            ))}
         </ul>
         {writer && collections.data && collections.data.items.length > 0 && (
           <>
@@ -58,6 +51,18 @@ export function Shell() {
                   <Link to="/content/$collection" params={{ collection: collection.slug }}>
                     {collection.label}
                   </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {me.data && canShapeSite(me.data.item.role) && (
+          <>
+            <h2 id="nav-site">{t('nav.site')}</h2>
+            <ul aria-labelledby="nav-site">
+              {structureScreens.map(({ path, label }) => (
+                <li key={path}>
+                  <Link to={path}>{t(label)}</Link>
                 </li>
               ))}
             </ul>

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, dataOf, refusalOf, type Field } from '../../api/client';
+import { api, dataOf, refusalOf } from '../../api/client';
 import { collectionsQuery, taxonomiesQuery, termsQuery } from '../../api/queries';
 import { labelIdOf } from '../../fields/input';
+import { standaloneField } from '../../fields/standalone';
 import { ReferenceInput } from '../../fields/widgets/ReferenceInput';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
@@ -34,23 +35,6 @@ function linkOf(values: Values) {
   const reference = { referenceCollection: values.source || null, referenceId: values.target || null, url: null };
   return values.kind === 'term' ? { type: 'taxonomy', ...reference } : { type: values.source || 'custom', ...reference };
 }
-
-/** What the entry picker (the editor's reference widget) needs of a field: the collection it searches. */
-const pickerField = (collection: string): Field => ({
-  id: 'menu-entry',
-  slug: 'entry',
-  label: 'Entry',
-  type: 'reference',
-  required: true,
-  unique: false,
-  validation: {},
-  options: { collection },
-  searchable: false,
-  translatable: false,
-  sortOrder: 0,
-  createdAt: '',
-  updatedAt: '',
-});
 
 interface Props {
   menu: string;
@@ -125,7 +109,7 @@ export function ItemForm({ menu, item, id, onDone, extraButtons }: Props) {
               <label id={labelIdOf(`${id}-entry`)} htmlFor={`${id}-entry`}>
                 {t('menus.item.entry')}
               </label>
-              <ReferenceInput field={pickerField(values.source)} id={`${id}-entry`} errorId={`${id}-entry-error`} error={at('referenceId')} value={values.target || undefined} onChange={(target) => set({ target: target ?? '' })} />
+              <ReferenceInput field={standaloneField('reference', 'entry', t('menus.item.entry'), { collection: values.source })} id={`${id}-entry`} errorId={`${id}-entry-error`} error={at('referenceId')} value={values.target || undefined} onChange={(target) => set({ target: target ?? '' })} />
               <FieldIssue id={`${id}-entry-error`} message={at('referenceId')} />
             </div>
           )}

@@ -92,7 +92,7 @@ export function MenuEditor() {
                   nested
                   labelOf={(node) => node.label}
                   detail={(node) => linkText(t, node)}
-                  rowClassName={(node) => (node.missing ? 'menu-item-missing' : undefined)}
+                  rowClassName={(node) => (node.missing ? 'tree-node-missing' : undefined)}
                   onMove={store}
                   actions={(chosen) => (
                     <>

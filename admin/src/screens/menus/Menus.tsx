@@ -1,14 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { Button } from 'react-aria-components';
-import { api, dataOf, refusalOf } from '../../api/client';
+import { api, dataOf } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
-import { TextSetting } from '../../shell/TextSetting';
+import { NewNamedForm } from '../../shell/NewNamedForm';
 import { messageOf } from '../account/notice';
-import { hyphenatedSlugFrom } from '../../slugs';
 import { menusQuery } from './queries';
 import './menus.css';
 
@@ -46,31 +43,16 @@ function NewMenu() {
   const t = useT();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [label, setLabel] = useState('');
-  const [name, setName] = useState<string>();
-  const create = useMutation({
-    mutationFn: () => dataOf(api.POST('/_cms/api/menus', { body: { label, name: name ?? hyphenatedSlugFrom(label) } })),
-    onSuccess: async ({ item }) => {
-      await queryClient.invalidateQueries({ queryKey: menusQuery.queryKey });
-      await navigate({ to: '/menus/$name', params: { name: item.name } });
-    },
-  });
-  const { at, elsewhere } = refusalOf(create.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
-    <section aria-labelledby="new-menu-heading" className="screen-section">
-      <h2 id="new-menu-heading">{t('menus.new')}</h2>
-      <form className="stacked-form" onSubmit={submit}>
-        <TextSetting id="new-menu-label" label={t('menus.label')} value={label} onChange={setLabel} hint={t('menus.label.hint')} issue={at('label')} required />
-        <TextSetting id="new-menu-name" label={t('menus.name')} value={name ?? hyphenatedSlugFrom(label)} onChange={setName} hint={t('menus.name.hint')} issue={at('name')} required />
-        {elsewhere && <p role="alert">{elsewhere}</p>}
-        <Button type="submit" className="react-aria-Button primary" isDisabled={create.isPending}>
-          {t('menus.create')}
-        </Button>
-      </form>
-    </section>
+    <NewNamedForm
+      id="new-menu"
+      heading={t('menus.new')}
+      labels={{ label: t('menus.label'), labelHint: t('menus.label.hint'), name: t('menus.name'), nameHint: t('menus.name.hint'), submit: t('menus.create') }}
+      create={async (body) => {
+        const { item } = await dataOf(api.POST('/_cms/api/menus', { body }));
+        await queryClient.invalidateQueries({ queryKey: menusQuery.queryKey });
+        await navigate({ to: '/menus/$name', params: { name: item.name } });
+      }}
+    />
   );
 }

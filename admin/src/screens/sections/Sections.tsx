@@ -1,0 +1,94 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { api, dataOf, refusalOf } from '../../api/client';
+import { meQuery } from '../../api/queries';
+import { useT } from '../../i18n/i18n';
+import { canShapeSite } from '../../roles';
+import { FormEnd } from '../../shell/FormEnd';
+import { TextSetting } from '../../shell/TextSetting';
+import { hyphenatedSlugFrom } from '../../slugs';
+import { messageOf } from '../account/notice';
+import { sectionsQuery } from './queries';
+
+/** The site's sections (reusable blocks, issue 33), for Editors and up: found by title, slug or keyword; a new one opens in its editor. */
+export function Sections() {
+  const t = useT();
+  const me = useQuery(meQuery);
+  const sections = useQuery(sectionsQuery);
+  const [typed, setTyped] = useState('');
+  if (me.data && !canShapeSite(me.data.item.role)) return <p>{t('sections.editorsOnly')}</p>;
+  const words = typed.trim().toLocaleLowerCase();
+  const items = (sections.data ?? []).filter((section) => words === '' || [section.title, section.slug, ...section.keywords].some((text) => text.toLocaleLowerCase().includes(words)));
+  return (
+    <div className="sections">
+      <h1>{t('sections.title')}</h1>
+      <div className="filter-row">
+        <label htmlFor="sections-search">{t('sections.search')}</label>
+        <input id="sections-search" type="search" className="field-input" value={typed} onChange={(event) => setTyped(event.target.value)} />
+      </div>
+      {sections.isError && <p role="alert">{messageOf(sections.error)}</p>}
+      {sections.isPending && <p>{t('loading')}</p>}
+      {sections.data && items.length === 0 && <p>{t('sections.none')}</p>}
+      {items.length > 0 && (
+        <table className="data-table" aria-label={t('sections.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('sections.column.title')}</th>
+              <th scope="col">{t('sections.column.slug')}</th>
+              <th scope="col">{t('sections.column.keywords')}</th>
+              <th scope="col">{t('sections.column.source')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((section) => (
+              <tr key={section.id}>
+                <th scope="row">
+                  <Link to="/sections/$slug" params={{ slug: section.slug }}>
+                    {section.title}
+                  </Link>
+                </th>
+                <td>
+                  <code>{section.slug}</code>
+                </td>
+                <td>{section.keywords.join(', ')}</td>
+                <td>{t(`sections.source.${section.source}` as const)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <NewSection />
+    </div>
+  );
+}
+
+function NewSection() {
+  const t = useT();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const [slug, setSlug] = useState<string>();
+  const create = useMutation({
+    mutationFn: () => dataOf(api.POST('/_cms/api/sections', { body: { title, slug: slug ?? hyphenatedSlugFrom(title), content: [] } })),
+    onSuccess: async ({ item }) => {
+      await queryClient.invalidateQueries({ queryKey: sectionsQuery.queryKey });
+      await navigate({ to: '/sections/$slug', params: { slug: item.slug } });
+    },
+  });
+  const { at, elsewhere } = refusalOf(create.error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <section aria-labelledby="new-section-heading" className="screen-section">
+      <h2 id="new-section-heading">{t('sections.new')}</h2>
+      <form className="stacked-form" onSubmit={submit}>
+        <TextSetting id="new-section-title" label={t('sections.field.title')} value={title} onChange={setTitle} issue={at('title')} required />
+        <TextSetting id="new-section-slug" label={t('sections.field.slug')} value={slug ?? hyphenatedSlugFrom(title)} onChange={setSlug} hint={t('sections.field.slug.hint')} issue={at('slug')} required />
+        <FormEnd refusal={elsewhere} submitLabel={t('sections.create')} pending={create.isPending} />
+      </form>
+    </section>
+  );
+}
