@@ -5,8 +5,8 @@ import { eventually, expectAccessible, expectAdminsOnly, panelSuite, signedInPag
 
 /**
  * The panel's audit log (issue 33), in Debian's chromium, with the audit-log plugin loaded: an admin
- * reads who did what and when, newest first, narrows it by person, action and days, and pages to
- * older records; an Editor is offered none of it.
+ * reads who did what and when, newest first, narrows it by person, action and days (kept in the
+ * address across a reload), and pages to older records; an Editor is offered none of it.
  */
 const panel = panelSuite({ plugins: ['audit-log'] });
 
@@ -52,6 +52,12 @@ describe('the audit log screen', () => {
       await page.getByLabel('From').fill(dayOf(now, -1));
       await page.getByLabel('To').fill(dayOf(now, 1));
       await eventually(() => rows.count()).toBe(51);
+      // The filters are in the address: a reload (or a shared link) shows the same records.
+      await eventually(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ who: editor.id, action: 'content.saved', from: dayOf(now, -1), to: dayOf(now, 1) });
+      await page.reload();
+      await eventually(() => rows.count()).toBe(51);
+      expect(await page.getByRole('combobox', { name: 'What' }).inputValue()).toBe('content.saved');
+      expect(await page.getByLabel('From').inputValue()).toBe(dayOf(now, -1));
       await page.getByLabel('From').fill(dayOf(now, 2));
       await page.getByLabel('To').fill('');
       await eventually(() => page.getByText('Nothing recorded matches.').count()).toBe(1);

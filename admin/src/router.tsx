@@ -6,6 +6,7 @@ import { loadPortableTextInput } from './portable-text/load';
 import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { RevisionsSearch } from './screens/revisions/search';
+import { AuditSearch } from './screens/audit/search';
 import { peopleQuery } from './screens/people/queries';
 import { pluginsQuery } from './screens/plugins/queries';
 import { tokensQuery } from './screens/tokens/queries';
@@ -255,6 +256,7 @@ const searchIndexRoute = createRoute({
 const auditRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/audit',
+  validateSearch: AuditSearch,
   component: lazyRouteComponent(() => import('./screens/audit/AuditLog'), 'AuditLog'),
 });
 

@@ -1,14 +1,18 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
 import { Button } from 'react-aria-components';
 import { ApiError } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useDateFormat, useT } from '../../i18n/i18n';
-import { eventTypes, type EventType } from '../../events';
+import { eventTypes } from '../../events';
 import { isAdmin } from '../../roles';
 import { messageOf } from '../account/notice';
 import { PersonSelect } from '../people/PersonSelect';
 import { auditQuery, type AuditFilter } from './queries';
+import type { AuditSearch } from './search';
+
+// Typed by the route's declaration in router.tsx, without importing the router back into this chunk.
+const auditRoute = getRouteApi('/audit');
 
 /** A day picked in a date field, as the instant its first moment is where the person is. */
 const startOfDay = (day: string) => new Date(`${day}T00:00:00`).toISOString();
@@ -20,21 +24,23 @@ const startOfNextDay = (day: string) => {
 
 /**
  * The audit log (issue 33), for admins, through the audit-log plugin's endpoint: who did what and
- * when, newest first, filtered by the person, the action and the days, fifty at a time.
+ * when, newest first, filtered by the person, the action and the days (kept in the address), fifty
+ * at a time.
  */
 export function AuditLog() {
   const t = useT();
   const date = useDateFormat();
   const me = useQuery(meQuery);
-  const [who, setWho] = useState('');
-  const [action, setAction] = useState<EventType | ''>('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const { who, action, from, to } = auditRoute.useSearch();
+  const navigate = auditRoute.useNavigate();
+  // An empty choice leaves the address without it.
+  const choose = (change: Partial<Record<keyof AuditSearch, string>>) =>
+    void navigate({ search: (previous) => ({ ...previous, ...Object.fromEntries(Object.entries(change).map(([key, value]) => [key, value === '' ? undefined : value])) }), replace: true });
   const filter: AuditFilter = {
-    ...(who === '' ? {} : { actorId: who }),
-    ...(action === '' ? {} : { action }),
-    ...(from === '' ? {} : { since: startOfDay(from) }),
-    ...(to === '' ? {} : { until: startOfNextDay(to) }),
+    ...(who === undefined ? {} : { actorId: who }),
+    ...(action === undefined ? {} : { action }),
+    ...(from === undefined ? {} : { since: startOfDay(from) }),
+    ...(to === undefined ? {} : { until: startOfNextDay(to) }),
   };
   const log = useInfiniteQuery({ ...auditQuery(filter), placeholderData: keepPreviousData });
   if (me.data && !isAdmin(me.data.item.role)) return <p>{t('audit.adminsOnly')}</p>;
@@ -44,10 +50,10 @@ export function AuditLog() {
     <div className="audit">
       <h1>{t('audit.title')}</h1>
       <div className="filter-row">
-        <PersonSelect id="audit-who" label={t('audit.who')} anyone={t('audit.anyone')} value={who} onChange={setWho} />
+        <PersonSelect id="audit-who" label={t('audit.who')} anyone={t('audit.anyone')} value={who ?? ''} onChange={(value) => choose({ who: value })} />
         <div className="setting">
           <label htmlFor="audit-what">{t('audit.what')}</label>
-          <select id="audit-what" className="field-input" value={action} onChange={(event) => setAction(event.target.value as EventType | '')}>
+          <select id="audit-what" className="field-input" value={action ?? ''} onChange={(event) => choose({ action: event.target.value })}>
             <option value="">{t('audit.anything')}</option>
             {eventTypes.map((choice) => (
               <option key={choice} value={choice}>
@@ -58,11 +64,11 @@ export function AuditLog() {
         </div>
         <div className="setting">
           <label htmlFor="audit-from">{t('audit.from')}</label>
-          <input id="audit-from" type="date" className="field-input" value={from} onChange={(event) => setFrom(event.target.value)} />
+          <input id="audit-from" type="date" className="field-input" value={from ?? ''} onChange={(event) => choose({ from: event.target.value })} />
         </div>
         <div className="setting">
           <label htmlFor="audit-to">{t('audit.to')}</label>
-          <input id="audit-to" type="date" className="field-input" value={to} onChange={(event) => setTo(event.target.value)} />
+          <input id="audit-to" type="date" className="field-input" value={to ?? ''} onChange={(event) => choose({ to: event.target.value })} />
         </div>
       </div>
       {log.isError && <p role="alert">{messageOf(log.error)}</p>}
