@@ -148,6 +148,8 @@ describe('WordPress import: bad input and access', () => {
       ['GET', '/import/legacy/analyses/x', undefined],
       ['GET', '/import/jobs/x', undefined],
       ['GET', '/import/jobs/x/progress', undefined],
+      ['GET', '/import/jobs', undefined],
+      ['POST', '/import/jobs/x/resume', {}],
     ];
     for (const [method, url, payload] of calls) {
       expectError(await request(method, url, payload, null), 401, 'UNAUTHORIZED');

@@ -9,26 +9,9 @@ import { testJobRunner } from './support/jobs.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { multipart, tinyPng } from './support/media.ts';
 import { until } from './support/poll.ts';
-import { analyze } from './support/wxr.ts';
+import { analyze, smallExport } from './support/wxr.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers as JSON
-
-/**
- * A small export of its own site (`name` keys its items, so no test sees another's as already
- * imported): a published post, a private one (a warning), a trashed one (skipped), a post whose slug
- * the site already has (renamed, a warning), a page, and with `picture` an attachment at that URL.
- */
-function exportOf(name: string, picture?: string): Buffer {
-  const item = (id: number, type: string, status: string, slug: string) =>
-    `<item><title>${name} ${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>${type}</wp:post_type><wp:status>${status}</wp:status>` +
-    `<wp:post_name>${slug}</wp:post_name><wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Body of ${slug}</p>]]></content:encoded></item>`;
-  const attachment = picture ? `<item><title>Picture</title><wp:post_id>9</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_name>picture</wp:post_name><wp:attachment_url>${picture}</wp:attachment_url></item>` : '';
-  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
-<channel><title>${name}</title><link>https://${name}.example</link><wp:wxr_version>1.2</wp:wxr_version>
-${item(1, 'post', 'publish', `${name}-hello`)}${item(2, 'post', 'private', `${name}-secret`)}${item(3, 'post', 'trash', `${name}-binned`)}${item(4, 'post', 'publish', 'taken')}${item(5, 'page', 'publish', `${name}-about`)}${attachment}
-</channel></rss>`);
-}
 
 /**
  * `POST /import/legacy/execute` answers when the import is done, as import.md and DECISIONS §7 read
@@ -83,7 +66,7 @@ describe('POST /import/legacy/execute: the answer', () => {
   });
 
   it('answers with the finished job and its report; the content is there as soon as it answers', async () => {
-    const analysisId = await analysed(exportOf('plain'));
+    const analysisId = await analysed(smallExport('plain'));
     const response = await request('POST', '/import/legacy/execute', { analysisId });
     const item = expectSuccess(response).item;
     expect(item).toMatchObject({ analysisId, state: 'succeeded', attempts: 1, lastError: null, progress: { phase: 'done' }, finishedAt: expect.any(String) });
@@ -103,7 +86,7 @@ describe('POST /import/legacy/execute: the answer', () => {
   });
 
   it('answers 202 at once with Prefer: respond-async: the queued job, its status URL in Location', async () => {
-    const analysisId = await analysed(exportOf('later'));
+    const analysisId = await analysed(smallExport('later'));
     const response = await request('POST', '/import/legacy/execute', { analysisId }, { prefer: 'handling=lenient, respond-async' });
     expect(response.status).toBe(202);
     expect(response.headers.get('preference-applied')).toBe('respond-async');
@@ -119,7 +102,7 @@ describe('POST /import/legacy/execute: the answer', () => {
   });
 
   it('streams the progress with stream: true, as NDJSON lines ending with the finished job (both forms)', async () => {
-    const analysisId = await analysed(exportOf('streamed'));
+    const analysisId = await analysed(smallExport('streamed'));
     const response = await request('POST', '/import/legacy/execute', { analysisId, stream: true });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
@@ -132,7 +115,7 @@ describe('POST /import/legacy/execute: the answer', () => {
 
     // Form A: the file and a config that asks for the stream.
     const config = JSON.stringify({ postTypeMappings: { post: { collection: 'posts' }, page: { collection: 'pages' } }, stream: true });
-    const { body, contentType } = await multipart({ config, file: { bytes: exportOf('uploaded'), filename: 'export.xml' } });
+    const { body, contentType } = await multipart({ config, file: { bytes: smallExport('uploaded'), filename: 'export.xml' } });
     const uploaded = await t.request('POST', `${api}/import/legacy/execute`, { token: t.adminToken, rawBody: body, headers: { 'content-type': contentType } });
     expect(uploaded.headers.get('content-type')).toContain('application/x-ndjson');
     const last = JSON.parse(String(uploaded.body).trim().split('\n').at(-1)!);
@@ -140,7 +123,7 @@ describe('POST /import/legacy/execute: the answer', () => {
   });
 
   it('answers 202 with the job and its last error when an attempt failed and waits for its retry', async () => {
-    const analysisId = await analysed(exportOf('broken'));
+    const analysisId = await analysed(smallExport('broken'));
     // The stored upload gone: reading it fails, and the job is queued again for later.
     const { storage_key: key } = await t.db.kysely.selectFrom('import_analyses').select('storage_key').where('id', '=', analysisId).executeTakeFirstOrThrow();
     await t.storage.delete([key]);
@@ -154,7 +137,7 @@ describe('POST /import/legacy/execute: the answer', () => {
 
   it('finishes the import of a client that hangs up while it waits', async () => {
     const release = site.hold('/uploads/held-plain.png');
-    const analysisId = await analysed(exportOf('hangup', `${site.origin}/uploads/held-plain.png`));
+    const analysisId = await analysed(smallExport('hangup', `${site.origin}/uploads/held-plain.png`));
     const client = new AbortController();
     const answer = fetch(`${baseUrl}/import/legacy/execute`, {
       method: 'POST',
@@ -178,7 +161,7 @@ describe('POST /import/legacy/execute: the answer', () => {
 
   it('finishes the import of a client that stops reading its stream', async () => {
     const release = site.hold('/uploads/held-stream.png');
-    const analysisId = await analysed(exportOf('gone', `${site.origin}/uploads/held-stream.png`));
+    const analysisId = await analysed(smallExport('gone', `${site.origin}/uploads/held-stream.png`));
     const response = await fetch(`${baseUrl}/import/legacy/execute`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
 import { createJobRunner } from '../jobs/runner.ts';
-import { findJob, requeueFailedJob } from '../jobs/store.ts';
+import { findJob, requeueJob } from '../jobs/store.ts';
 import { analyzeUpload } from '../import/analysis.ts';
 import { defaultCollection } from '../import/fields.ts';
 import { importJob, importKind } from '../import/job/job.ts';
@@ -42,7 +42,7 @@ export async function unfinishedImport(ctx: AuthorizedContext, file: string): Pr
     console.error('folio: no unfinished import of this file; starting one (what an earlier import made is not made again)');
     return undefined;
   }
-  if (job.state === 'failed') await requeueFailedJob(ctx.db, job.id, new Date().toISOString());
+  if (job.state === 'failed') await requeueJob(ctx.db, job.id, new Date().toISOString());
   console.error(`folio: resuming import job ${job.id}`);
   return job.id;
 }

@@ -26,6 +26,7 @@ import { searchFilterIndex } from './migrations/0021_search_filter_index.ts';
 import * as userLastSignIn from './migrations/0022_user_last_sign_in.ts';
 import * as webhookResponseExcerpt from './migrations/0023_webhook_response_excerpt.ts';
 import * as termOrder from './migrations/0024_term_order.ts';
+import * as jobsByKind from './migrations/0025_jobs_by_kind.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -55,6 +56,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022_user_last_sign_in': userLastSignIn,
     '0023_webhook_response_excerpt': webhookResponseExcerpt,
     '0024_term_order': termOrder,
+    '0025_jobs_by_kind': jobsByKind,
   };
 }
 

@@ -8,7 +8,10 @@ import { jobView, requireImportJob } from './job/view.ts';
 import { preparePostTypes, type PreparedType } from './prepare.ts';
 import { ExecuteConfig, type ExecuteJsonBody, type ImportJobView, type PrepareBody } from './schemas.ts';
 import { startImport } from './start.ts';
-import { validationError } from '../core/errors.ts';
+import { AppError, validationError } from '../core/errors.ts';
+import { isoNow } from '../core/clock.ts';
+import { findJob, listJobs, requeueJob } from '../jobs/store.ts';
+import { importKind } from './job/job.ts';
 import { importAttachments, type FileLine, type MediaResult } from './media/import-media.ts';
 import type { StreamedRun } from '../core/streamed-run.ts';
 import { storedUrlMap } from './media/downloaded.ts';
@@ -82,15 +85,49 @@ export const executeImport = defineOperation({
   access: importAccess,
   async run(ctx, input: ExecuteInput): Promise<ExecuteAnswer> {
     const { job, stream } = await queueImport(ctx, input.body);
-    if (input.respondAsync) return { kind: 'accepted', job };
-    const running = runImportHere(ctx, job.id);
-    if (stream) {
-      // The lines are only watched: a client that hangs up stops the reading, never the run.
-      running.catch((error: unknown) => ctx.log.error({ err: error, jobId: job.id }, 'running an import for its request failed; the job is left to the runners'));
-      return { kind: 'stream', lines: importJobUpdates(ctx, job.id, running) };
+    return answerImport(ctx, job, { stream, respondAsync: input.respondAsync });
+  },
+});
+
+/**
+ * A queued import answered as the client asked: at once (respond-async), or run here and answered
+ * when done, or streamed while it runs here.
+ */
+async function answerImport(ctx: AuthorizedContext, job: ImportJobView, asked: { stream: boolean; respondAsync: boolean }): Promise<ExecuteAnswer> {
+  if (asked.respondAsync) return { kind: 'accepted', job };
+  const running = runImportHere(ctx, job.id);
+  if (asked.stream) {
+    // The lines are only watched: a client that hangs up stops the reading, never the run.
+    running.catch((error: unknown) => ctx.log.error({ err: error, jobId: job.id }, 'running an import for its request failed; the job is left to the runners'));
+    return { kind: 'stream', lines: importJobUpdates(ctx, job.id, running) };
+  }
+  const settled = await running;
+  return { kind: hasFinished(settled) ? 'finished' : 'accepted', job: await jobView(ctx, settled) };
+}
+
+/**
+ * `POST /import/jobs/:id/resume`: an import that failed, or waits to retry after a failed attempt,
+ * goes on now from where it stopped (what it imported is not imported again), answered as execute is.
+ */
+export const resumeImport = defineOperation({
+  name: 'import.resume',
+  access: importAccess,
+  async run(ctx, input: { id: string; stream: boolean; respondAsync: boolean }): Promise<ExecuteAnswer> {
+    const job = await requireImportJob(ctx, input.id);
+    if (!(await requeueJob(ctx.db, job.id, isoNow(ctx.clock)))) {
+      throw new AppError('CONFLICT', `Import job ${job.id} is ${job.state}: only a failed import, or one waiting to retry, can be resumed`);
     }
-    const settled = await running;
-    return { kind: hasFinished(settled) ? 'finished' : 'accepted', job: await jobView(ctx, settled) };
+    return answerImport(ctx, await jobView(ctx, (await findJob(ctx.db, job.id))!), input);
+  },
+});
+
+/** `GET /import/jobs`: the newest imports, so a page opened again finds the one still running. */
+export const listImportJobs = defineOperation({
+  name: 'import.listJobs',
+  access: importAccess,
+  async run(ctx, input: { limit: number }): Promise<{ items: ImportJobView[] }> {
+    const jobs = await listJobs(ctx.db, importKind.kind, input.limit);
+    return { items: await Promise.all(jobs.map((job) => jobView(ctx, job))) };
   },
 });
 

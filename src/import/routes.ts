@@ -4,8 +4,8 @@ import { apiBasePath } from '../http/paths.ts';
 import { preferences, respondAsync } from '../http/prefer.ts';
 import { defineRoute } from '../http/route.ts';
 import { callbackPath } from './hosted/connect.ts';
-import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, prepareImport, probeImport, rewriteUrls } from './operations.ts';
-import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobResponse, ImportJobSchema, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, RewriteBody, RewriteResultSchema } from './schemas.ts';
+import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, listImportJobs, prepareImport, probeImport, resumeImport, rewriteUrls, type ExecuteAnswer } from './operations.ts';
+import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobListResponse, ImportJobResponse, ImportJobSchema, ImportJobsQuery, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, ResumeBody, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -16,6 +16,20 @@ const jobPath = (id: string) => `/import/jobs/${id}`;
 const uploadLimit = { fromConfig: (config: Config) => config.import.uploadLimit + 64 * 1024, description: 'IMPORT_UPLOAD_LIMIT (default 1 GB) plus 64 KiB' };
 
 async function* noLines(): AsyncGenerator<never> {}
+
+/** How execute and resume answer: the finished job, its lines while it runs, or 202 with where to read it. */
+const executeResult = {
+  kind: 'ndjson',
+  line: ImportJobSchema,
+  // Asked for only when the answer streams (otherwise `whole` or `accepted` answered).
+  lines: (answer: ExecuteAnswer) => (answer.kind === 'stream' ? answer.lines : noLines()),
+  whole: { schema: ImportJobResponse, value: async (answer: ExecuteAnswer) => (answer.kind === 'finished' ? { item: answer.job } : undefined) },
+} as const;
+
+const executeAccepted = {
+  schema: ImportJobResponse,
+  answer: (answer: ExecuteAnswer) => (answer.kind === 'accepted' ? { location: `${apiBasePath}${jobPath(answer.job.id)}`, data: { item: answer.job } } : undefined),
+};
 
 export const importRoutes = [
   defineRoute({
@@ -86,14 +100,23 @@ export const importRoutes = [
     headers: ExecuteHeaders,
     body: { jsonOrMultipart: { json: ExecuteJsonBody, multipart: { limit: uploadLimit, parts: { file: 'file', config: 'text' } } } },
     input: ({ body, headers }) => ({ body, respondAsync: preferences(headers.prefer).has(respondAsync) }),
-    result: {
-      kind: 'ndjson',
-      line: ImportJobSchema,
-      // Asked for only when the answer streams (otherwise `whole` or `accepted` answered).
-      lines: (answer) => (answer.kind === 'stream' ? answer.lines : noLines()),
-      whole: { schema: ImportJobResponse, value: async (answer) => (answer.kind === 'finished' ? { item: answer.job } : undefined) },
-    },
-    accepted: { schema: ImportJobResponse, answer: (answer) => (answer.kind === 'accepted' ? { location: `${apiBasePath}${jobPath(answer.job.id)}`, data: { item: answer.job } } : undefined) },
+    result: executeResult,
+    accepted: executeAccepted,
+  }),
+  defineRoute({ method: 'get', path: '/import/jobs', tag, summary: 'The newest imports, newest first: their state, progress and reports', operation: listImportJobs, query: ImportJobsQuery, response: ImportJobListResponse }),
+  defineRoute({
+    method: 'post',
+    path: '/import/jobs/:id/resume',
+    tag,
+    summary:
+      'Resume an import that failed, or that waits to retry after a failed attempt: it goes on from where it stopped, and nothing it imported is imported twice (409 for an import running or finished). Answered as execute: when done, streamed with stream, or 202 at once with Prefer: respond-async',
+    operation: resumeImport,
+    params: JobParams,
+    headers: ExecuteHeaders,
+    body: ResumeBody,
+    input: ({ params, body, headers }) => ({ id: params.id, stream: body.stream, respondAsync: preferences(headers.prefer).has(respondAsync) }),
+    result: executeResult,
+    accepted: executeAccepted,
   }),
   defineRoute({ method: 'get', path: jobPath(':id'), tag, summary: 'An import job: state, progress and, once finished, its report', operation: getImportJob, params: JobParams, response: ImportJobResponse }),
   defineRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from '../core/pagination.ts';
 import { fieldTypes } from '../schema/types.ts';
 
 const PostTypeName = z.string().min(1).max(100).describe('A WordPress post type: post, page, or a custom one');
@@ -148,7 +149,7 @@ const ReportSchema = z
     }),
     skipped: z.array(z.object({ reason: z.string(), count: z.number(), items: z.array(z.object({ sourceId: z.string(), title: z.string().nullable() })) })),
     failed: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), cause: z.string() })),
-    warnings: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), message: z.string() })),
+    warnings: z.array(z.object({ sourceId: z.string(), title: z.string().nullable(), message: z.string(), entry: z.object({ collection: z.string(), id: z.string() }).optional().describe('The entry the item became') })),
   })
   .meta({ id: 'ImportReport' });
 
@@ -181,6 +182,9 @@ export type ImportJobView = z.infer<typeof ImportJobSchema>;
 
 export const AnalysisResponse = AnalysisSchema;
 export const ImportJobResponse = z.object({ item: ImportJobSchema });
+export const ImportJobListResponse = z.object({ items: z.array(ImportJobSchema) });
+export const ImportJobsQuery = z.strictObject({ limit: queryInteger(1, 50, 10).describe('How many, 1-50') });
+export const ResumeBody = z.strictObject({ stream: ExecuteStream }).default({ stream: false });
 export const ProgressLine = z.object({ jobId: z.string(), state: z.string(), progress: ProgressSchema, report: ReportSchema.optional(), lastError: z.string().nullable().optional() });
 
 /** An http(s) URL, as the attachment records and content have them. */

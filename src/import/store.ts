@@ -38,6 +38,15 @@ export async function importedOfKind(db: Db, sourceKey: string, kind: string): P
   return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', kind).execute();
 }
 
+/** The entries these source items became (kind `post`), in slices: a statement has a limit on its parameters. */
+export async function importedPosts(db: Db, sourceKey: string, sourceIds: readonly string[]): Promise<ImportItemRow[]> {
+  const found: ImportItemRow[] = [];
+  for (let start = 0; start < sourceIds.length; start += 500) {
+    found.push(...(await db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', 'post').where('source_id', 'in', sourceIds.slice(start, start + 500)).execute()));
+  }
+  return found;
+}
+
 export async function insertImportItems(db: Db, rows: ImportItemRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.kysely.insertInto('import_items').values(rows).execute();

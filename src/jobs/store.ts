@@ -209,7 +209,20 @@ export function releaseJob(db: Db, lease: Lease, now: string): Promise<boolean> 
   return updateHeld(db, lease, { ...released(now), state: 'queued', run_at: now, attempts: lease.attempt - 1 });
 }
 
-/** A job that failed for good, queued again with its attempts counted afresh (an operator's `--resume`). */
-export async function requeueFailedJob(db: Db, id: string, now: string): Promise<void> {
-  await db.kysely.updateTable('jobs').set({ state: 'queued', run_at: now, attempts: 0, finished_at: null, updated_at: now }).where('id', '=', id).where('state', '=', 'failed').execute();
+/**
+ * A job an operator asks to run now: one that failed for good, queued again with its attempts counted
+ * afresh, or one waiting out a retry's backoff, due at once. Running or finished jobs are left alone;
+ * whether it was either of the two is answered.
+ */
+export async function requeueJob(db: Db, id: string, now: string): Promise<boolean> {
+  const failed = await db.kysely.updateTable('jobs').set({ state: 'queued', run_at: now, attempts: 0, finished_at: null, updated_at: now }).where('id', '=', id).where('state', '=', 'failed').executeTakeFirst();
+  if (failed.numUpdatedRows > 0n) return true;
+  const waiting = await db.kysely.updateTable('jobs').set({ run_at: now, updated_at: now }).where('id', '=', id).where('state', '=', queued).executeTakeFirst();
+  return waiting.numUpdatedRows > 0n;
+}
+
+/** The newest jobs of a kind, newest first. */
+export async function listJobs(db: Db, kind: string, limit: number): Promise<Job[]> {
+  const rows = await db.kysely.selectFrom('jobs').selectAll().where('kind', '=', kind).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toJob);
 }

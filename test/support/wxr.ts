@@ -95,3 +95,20 @@ export async function importedEntries(t: TestApp): Promise<Map<string, string>> 
   const rows = await t.db.kysely.selectFrom('import_items').select(['source_id', 'target_id']).where('kind', '=', 'post').execute();
   return new Map(rows.map((row) => [row.source_id, row.target_id]));
 }
+
+/**
+ * A small export of its own site (`name` keys its items, so no test sees another's as already
+ * imported): a published post, a private one (a warning), a trashed one (skipped), a post whose slug
+ * the site already has (renamed, a warning), a page, and with `picture` an attachment at that URL.
+ */
+export function smallExport(name: string, picture?: string): Buffer {
+  const item = (id: number, type: string, status: string, slug: string) =>
+    `<item><title>${name} ${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>${type}</wp:post_type><wp:status>${status}</wp:status>` +
+    `<wp:post_name>${slug}</wp:post_name><wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Body of ${slug}</p>]]></content:encoded></item>`;
+  const attachment = picture ? `<item><title>Picture</title><wp:post_id>9</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_name>picture</wp:post_name><wp:attachment_url>${picture}</wp:attachment_url></item>` : '';
+  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>${name}</title><link>https://${name}.example</link><wp:wxr_version>1.2</wp:wxr_version>
+${item(1, 'post', 'publish', `${name}-hello`)}${item(2, 'post', 'private', `${name}-secret`)}${item(3, 'post', 'trash', `${name}-binned`)}${item(4, 'post', 'publish', 'taken')}${item(5, 'page', 'publish', `${name}-about`)}${attachment}
+</channel></rss>`);
+}

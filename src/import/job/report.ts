@@ -41,6 +41,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
       skipped.set(note.message, group);
     }
   }
+  await linkWarnings(db, sourceKey, warnings);
   const attachments = await store.attachmentsOfSource(db, sourceKey);
   const menuRows = (await store.importedOfKind(db, sourceKey, 'menu_item')).filter((row) => row.job_id === jobId && row.target_id !== '' && row.target_id !== '-');
   return {
@@ -60,6 +61,16 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
     failed,
     warnings,
   };
+}
+
+/** Each warning of an item that became an entry names it, so the report can lead to it. */
+async function linkWarnings(db: Db, sourceKey: string, warnings: ImportReport['warnings']): Promise<void> {
+  if (warnings.length === 0) return;
+  const entries = new Map((await store.importedPosts(db, sourceKey, [...new Set(warnings.map((warning) => warning.sourceId))])).map((row) => [row.source_id, row]));
+  for (const warning of warnings) {
+    const entry = entries.get(warning.sourceId);
+    if (entry?.collection) warning.entry = { collection: entry.collection, id: entry.target_id };
+  }
 }
 
 /** What the source holds that no item of the import stands for: internal post types, comments. */
