@@ -7,6 +7,7 @@ import { grantsQuery, passkeysQuery } from './screens/account/queries';
 import { ListSearch, listView } from './screens/content-list/search';
 import { RevisionsSearch } from './screens/revisions/search';
 import { AuditSearch } from './screens/audit/search';
+import { ImportSearch } from './screens/import/search';
 import { peopleQuery } from './screens/people/queries';
 import { pluginsQuery } from './screens/plugins/queries';
 import { tokensQuery } from './screens/tokens/queries';
@@ -252,6 +253,14 @@ const searchIndexRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/search-index/SearchIndex'), 'SearchIndex'),
 });
 
+/** The import wizard, for admins (issue 33): its step (an analysis, an import) in the address. */
+const importRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/import',
+  validateSearch: ImportSearch,
+  component: lazyRouteComponent(() => import('./screens/import/Import'), 'Import'),
+});
+
 /** The audit log, for admins (issue 33). */
 const auditRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -280,7 +289,7 @@ const tokensRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/tokens/Tokens'), 'Tokens'),
 });
 
-const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute, taxonomiesRoute, taxonomyRoute, sectionsRoute, sectionRoute, widgetAreasRoute, widgetAreaRoute]);
+const routeTree = rootRoute.addChildren([dashboardRoute, contentListRoute, entryRoute, revisionsRoute, accountRoute, mediaRoute, settingsRoute, peopleRoute, tokensRoute, pluginsRoute, webhooksRoute, auditRoute, importRoute, appsRoute, searchIndexRoute, schemaRoute, schemaCollectionRoute, menusRoute, menuRoute, taxonomiesRoute, taxonomyRoute, sectionsRoute, sectionRoute, widgetAreasRoute, widgetAreaRoute]);
 
 export function createPanelRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, basepath: '/_cms/admin', context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -73,8 +73,8 @@ export function panelSuite(options: { plugins?: readonly string[]; env?: Record<
 }
 
 /** A browser profile signed in as `userId` (a session cookie, as signing in leaves), with one page, and the CSP violations it reports. */
-export async function signedInPage(browser: Browser, server: PanelServer, userId: string): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
-  const context = await browser.newContext();
+export async function signedInPage(browser: Browser, server: PanelServer, userId: string, contextOptions: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
+  const context = await browser.newContext(contextOptions);
   const [name, value] = (await sessionCookieFor(server.t, userId)).split('=') as [string, string];
   await context.addCookies([{ name, value, url: server.origin }]);
   const page = await context.newPage();

@@ -98,7 +98,7 @@ export async function importedEntries(t: TestApp): Promise<Map<string, string>> 
 
 /**
  * A small export of its own site (`name` keys its items, so no test sees another's as already
- * imported): a published post, a private one (a warning), a trashed one (skipped), a post whose slug
+ * imported), by its author ann (ann@`name`.example): a published post, a private one (a warning), a trashed one (skipped), a post whose slug
  * the site already has (renamed, a warning), a page, and with `picture` an attachment at that URL.
  */
 export function smallExport(name: string, picture?: string): Buffer {
@@ -109,6 +109,7 @@ export function smallExport(name: string, picture?: string): Buffer {
   return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
 <channel><title>${name}</title><link>https://${name}.example</link><wp:wxr_version>1.2</wp:wxr_version>
+<wp:author><wp:author_login>ann</wp:author_login><wp:author_email>ann@${name}.example</wp:author_email><wp:author_display_name><![CDATA[Ann Example]]></wp:author_display_name></wp:author>
 ${item(1, 'post', 'publish', `${name}-hello`)}${item(2, 'post', 'private', `${name}-secret`)}${item(3, 'post', 'trash', `${name}-binned`)}${item(4, 'post', 'publish', 'taken')}${item(5, 'page', 'publish', `${name}-about`)}${attachment}
 </channel></rss>`);
 }

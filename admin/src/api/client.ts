@@ -97,13 +97,42 @@ export async function* linesOf<Line>(call: Promise<{ data?: ReadableStream<Uint8
   const reader = data.getReader();
   const decoder = new TextDecoder();
   let buffered = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    buffered += decoder.decode(value, { stream: !done });
-    const lines = buffered.split('\n');
-    buffered = lines.pop()!;
-    for (const line of lines) if (line.trim() !== '') yield parse(line);
-    if (done) break;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffered += decoder.decode(value, { stream: !done });
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) if (line.trim() !== '') yield parse(line);
+      if (done) break;
+    }
+    if (buffered.trim() !== '') yield parse(buffered);
+  } finally {
+    // A reader that stops early (a screen left) hangs up, rather than leave the answer unread.
+    await reader.cancel().catch(() => undefined);
   }
-  if (buffered.trim() !== '') yield parse(buffered);
+}
+
+/**
+ * A multipart upload whose progress is followed: fetch cannot tell how much of a body has gone, so
+ * this one call is made with XMLHttpRequest. Answers the envelope's data; a refusal is thrown as
+ * dataOf throws it.
+ */
+export function uploadWithProgress<T>(path: `/_cms/api/${string}`, form: FormData, onProgress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.responseType = 'json';
+    request.upload.addEventListener('progress', (event) => onProgress(event.loaded, event.total));
+    request.addEventListener('load', () => {
+      const body = request.response as { success?: boolean; data?: T } | null;
+      if (request.status >= 200 && request.status < 300 && body?.success) return resolve(body.data as T);
+      if (request.status === 401) window.location.assign(signInLocation(window.location.pathname + window.location.search));
+      reject(refusal(request.status, body, `${request.status} ${request.statusText}`));
+    });
+    request.addEventListener('error', () => reject(new TypeError('The upload did not reach the server')));
+    request.addEventListener('abort', () => reject(new DOMException('The upload was stopped', 'AbortError')));
+    signal?.addEventListener('abort', () => request.abort());
+    request.send(form);
+  });
 }

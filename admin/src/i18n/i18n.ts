@@ -51,3 +51,16 @@ export function useDateFormat(): (iso: string) => string {
   }
   return (iso) => format.format(new Date(iso));
 }
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** Numbers as the person's language writes them (12,408 or 12.408). */
+export function useNumberFormat(): (value: number) => string {
+  const { i18n: active } = useLingui();
+  let format = numberFormats.get(active.locale);
+  if (!format) {
+    format = new Intl.NumberFormat(active.locale);
+    numberFormats.set(active.locale, format);
+  }
+  return (value) => format.format(value);
+}

@@ -15,6 +15,7 @@ export interface Place {
 /** The admins' screens, in the order the navigation lists them (shell/Shell.tsx) and the palette offers them. */
 export const adminScreens = [
   { path: '/schema', label: 'nav.schema' },
+  { path: '/import', label: 'nav.import' },
   { path: '/people', label: 'nav.people' },
   { path: '/tokens', label: 'nav.tokens' },
   { path: '/apps', label: 'nav.apps' },

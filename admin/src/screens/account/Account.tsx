@@ -4,6 +4,7 @@ import { Button, Form, Input, Label, TextField } from 'react-aria-components';
 import { api, dataOf } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useDateFormat, useT } from '../../i18n/i18n';
+import { browserLanguage, chooseLanguage, chosenLanguage, languages } from '../../i18n/languages';
 import { messageOf, type Notice } from './notice';
 import { addPasskey, browserSupportsPasskeys } from './passkeys';
 import { DeletePasskeyDialog, RenamePasskeyDialog } from './PasskeyDialogs';
@@ -33,6 +34,7 @@ export function Account() {
       )}
       <Passkeys onNotice={setNotice} />
       <ConnectedApps onNotice={setNotice} />
+      <InterfaceLanguage />
       <SignOut onNotice={setNotice} />
     </div>
   );
@@ -143,6 +145,34 @@ function ConnectedApps({ onNotice }: { onNotice: (notice: Notice) => void }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** The panel's language on this browser: the browser's own preference, or one chosen here. */
+function InterfaceLanguage() {
+  const t = useT();
+  const [chosen, setChosen] = useState(chosenLanguage);
+  const choose = (value: string) => {
+    const language = languages.find((candidate) => candidate.code === value)?.code;
+    setChosen(language);
+    void chooseLanguage(language);
+  };
+  const fromBrowser = languages.find((language) => language.code === browserLanguage())!.name;
+  return (
+    <section aria-labelledby="language-heading" className="account-section">
+      <h2 id="language-heading">{t('account.language')}</h2>
+      <div className="setting">
+        <label htmlFor="interface-language">{t('account.language.label')}</label>
+        <select id="interface-language" className="field-input" value={chosen ?? ''} onChange={(event) => choose(event.target.value)}>
+          <option value="">{t('account.language.browser', { language: fromBrowser })}</option>
+          {languages.map((language) => (
+            <option key={language.code} value={language.code} lang={language.code}>
+              {language.name}
+            </option>
+          ))}
+        </select>
+      </div>
     </section>
   );
 }

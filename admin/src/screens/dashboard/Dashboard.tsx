@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import type { ContentCollection } from '../../api/client';
 import { collectionCountsQuery, collectionsQuery, entryPageQuery, meQuery, type ListParams } from '../../api/queries';
 import { entryTitle } from '../../entries';
-import { useDateFormat, useT } from '../../i18n/i18n';
+import { useDateFormat, useNumberFormat, useT } from '../../i18n/i18n';
 import type { MessageId } from '../../i18n/en';
 import { listFilters } from '../content-list/search';
 
@@ -16,6 +16,7 @@ const shown = 8;
  */
 export function Dashboard() {
   const t = useT();
+  const number = useNumberFormat();
   const me = useQuery(meQuery);
   const counts = useQuery(collectionCountsQuery);
   const collections = useQuery(collectionsQuery).data?.items ?? [];
@@ -49,7 +50,7 @@ export function Dashboard() {
                     <td key={status}>
                       {/* The cell's row and column headers name the number for a screen reader. */}
                       <Link to="/content/$collection" params={{ collection: collection.slug }} search={{ status }}>
-                        {collection.counts?.[status] ?? 0}
+                        {number(collection.counts?.[status] ?? 0)}
                       </Link>
                     </td>
                   ))}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, linesOf, type Schemas } from '../../api/client';
 import { collectionsQuery, meQuery } from '../../api/queries';
-import { useT } from '../../i18n/i18n';
+import { useNumberFormat, useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { messageOf, type Notice } from '../account/notice';
 import { searchStatsQuery } from './queries';
@@ -26,6 +26,7 @@ interface Rebuild {
  */
 export function SearchIndex() {
   const t = useT();
+  const number = useNumberFormat();
   const queryClient = useQueryClient();
   const me = useQuery(meQuery);
   const stats = useQuery(searchStatsQuery);
@@ -92,8 +93,8 @@ export function SearchIndex() {
                 return (
                   <tr key={item.collection}>
                     <th scope="row">{label}</th>
-                    <td>{item.entries}</td>
-                    <td>{item.documents}</td>
+                    <td>{number(item.entries)}</td>
+                    <td>{number(item.documents)}</td>
                     <td>
                       {included ? (
                         <span className="search-index-progress">
