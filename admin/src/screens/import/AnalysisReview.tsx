@@ -8,6 +8,7 @@ import { FormEnd } from '../../shell/FormEnd';
 import { messageOf } from '../account/notice';
 import { firstPeopleQuery } from '../people/queries';
 import type { ImportJob } from './job-words';
+import { collectionsQuery } from '../../api/queries';
 import { analysisQuery, importJobsQuery } from './queries';
 
 const importRoute = getRouteApi('/import');
@@ -75,6 +76,8 @@ function Review({ analysis, people }: { analysis: Analysis; people: readonly Sch
       if (enabled.length > 0) {
         const postTypes = analysis.postTypes.map((type) => ({ name: type.name, collection: type.collection, enabled: chosen.types.has(type.name) }));
         await dataOf(api.POST('/_cms/api/import/legacy/prepare', { body: { analysisId: analysis.analysisId, postTypes } }));
+        // Prepare may have made collections: the navigation and the lists read them again.
+        await queryClient.invalidateQueries({ queryKey: collectionsQuery.queryKey });
       }
       const body = {
         analysisId: analysis.analysisId,

@@ -7,7 +7,6 @@ import { useT } from '../../i18n/i18n';
 import type { MessageId } from '../../i18n/en';
 import { messageOf } from '../account/notice';
 import { hasStopped, type ImportJob } from './job-words';
-import { importJobsQuery } from './queries';
 import { Report } from './Report';
 
 const phases: { id: ImportJob['progress']['phase']; label: MessageId }[] = [
@@ -37,7 +36,8 @@ export function JobView({ id }: { id: string }) {
       try {
         const lines = linesOf<ImportJob>(api.GET('/_cms/api/import/jobs/{id}/progress', { params: { path: { id } }, parseAs: 'stream', signal: stop.signal }));
         for await (const line of lines) setJob(line);
-        await queryClient.invalidateQueries({ queryKey: importJobsQuery.queryKey });
+        // An import touches nearly everything the panel has read: collections, entries, terms, menus, media.
+        await queryClient.invalidateQueries();
       } catch (error) {
         if (!stop.signal.aborted) setLost(messageOf(error));
       }
