@@ -27,6 +27,7 @@ import { measureSearch, printSearch } from './search.ts';
 import { measurePlugins, printPlugins } from './plugins.ts';
 import { benchStartup } from './startup.ts';
 import { benchPanel } from './panel.ts';
+import { measureWizardImport, printWizardImport } from './panel-import.ts';
 
 /**
  * `npm run bench`: Folio on loopback with a fresh database, loaded with autocannon, each scenario
@@ -56,6 +57,7 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 /**
  * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone, `import`
  * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000),
+ * `import-wizard` the panel's import wizard against the CLI (BENCH_WIZARD_POSTS, BENCH_WIZARD_ROUNDS; default 10,000 and 2),
  * `import-media` its media download and URL rewrite alone (BENCH_IMPORT_IMAGES images, default 500;
  * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
@@ -137,6 +139,13 @@ async function benchImport(workDir: string): Promise<void> {
   saveResults({ import: runs });
 }
 
+/** The import wizard's figures (issue 33): its progress at least once a second, at most 5% on the import's time. */
+async function benchWizardImport(workDir: string): Promise<void> {
+  const figures = await measureWizardImport(workDir);
+  printWizardImport(figures);
+  saveResults({ importWizard: figures });
+}
+
 /** The media import figures (issue 16): 500 images at concurrency 1 and 4, then a rewrite of 20,000 entries with a 5,000-URL map. */
 async function benchImportMedia(workDir: string): Promise<void> {
   const env = process.env;
@@ -163,18 +172,16 @@ async function main(): Promise<void> {
     return measureAgainst(base);
   }
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
-  const alone =
-    only === 'import'
-      ? benchImport
-      : only === 'import-media'
-        ? benchImportMedia
-        : only === 'transform-limits'
-          ? (dir: string) => benchTransformLimits(dir)
-          : only === 'startup'
-            ? async () => saveResults({ startup: await benchStartup() })
-            : only === 'panel'
-              ? async () => saveResults({ panel: await benchPanel() })
-              : undefined;
+  // The areas measured alone, each on its own server and data.
+  const aloneRuns: Record<string, (dir: string) => Promise<void>> = {
+    import: benchImport,
+    'import-wizard': benchWizardImport,
+    'import-media': benchImportMedia,
+    'transform-limits': (dir) => benchTransformLimits(dir),
+    startup: async () => saveResults({ startup: await benchStartup() }),
+    panel: async () => saveResults({ panel: await benchPanel() }),
+  };
+  const alone = only === undefined ? undefined : aloneRuns[only];
   if (alone) {
     try {
       return await alone(workDir);
@@ -238,6 +245,7 @@ async function main(): Promise<void> {
       saveResults({ panel: await benchPanel() });
       await benchTransformLimits(workDir, databaseUrl, token);
       await benchImport(workDir);
+      await benchWizardImport(workDir);
       await benchImportMedia(workDir);
     }
   } finally {
