@@ -147,6 +147,23 @@ describe('the import wizard', () => {
     }
   });
 
+  it('finds an export analysed and left before its import again, and leads back to its review', { timeout: 60_000 }, async () => {
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
+    try {
+      await page.goto(panel.server.url('/import'));
+      await page.getByLabel('Export file', { exact: true }).setInputFiles({ name: 'left.xml', mimeType: 'application/xml', buffer: smallExport('left') });
+      await page.getByRole('button', { name: 'Upload and analyse' }).click();
+      await page.getByRole('heading', { name: 'left', level: 2 }).waitFor();
+      await page.getByRole('link', { name: 'Start again with another file' }).click();
+      const waiting = page.getByRole('table', { name: 'Analysed, not imported yet' });
+      await waiting.getByRole('link', { name: 'left', exact: true }).click();
+      await page.getByRole('heading', { name: 'left', level: 2 }).waitFor();
+      expect(await page.getByRole('checkbox', { name: 'Import post' }).isChecked()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says at the file input why an upload was refused', { timeout: 60_000 }, async () => {
     const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {

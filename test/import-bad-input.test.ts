@@ -149,6 +149,7 @@ describe('WordPress import: bad input and access', () => {
       ['GET', '/import/jobs/x', undefined],
       ['GET', '/import/jobs/x/progress', undefined],
       ['GET', '/import/jobs', undefined],
+      ['GET', '/import/legacy/analyses', undefined],
       ['POST', '/import/jobs/x/resume', {}],
     ];
     for (const [method, url, payload] of calls) {

@@ -86,10 +86,19 @@ describe('import jobs: the list, and resuming one that stopped', () => {
     expect(expectSuccess(await request('GET', '/import/jobs?limit=1')).items).toEqual([items[0]]);
   });
 
+  it('lists the analyses still kept, newest first, as many as asked for', async () => {
+    const analysisId = expectCreated(await analyze(t, smallExport('listed'))).analysisId;
+    const items: Json[] = expectSuccess(await request('GET', '/import/legacy/analyses')).items;
+    expect(items[0]).toEqual({ analysisId, source: 'wxr', site: { title: 'listed', url: 'https://listed.example' }, entries: 4, createdAt: expect.any(String), expiresAt: expect.any(String) });
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    expect(expectSuccess(await request('GET', '/import/legacy/analyses?limit=1')).items).toEqual([items[0]]);
+  });
+
   it('refuses a bad limit, a bad body and an unknown job by name', async () => {
     const refused = async (method: string, path: string, body?: unknown) => expectError(await request(method, path, body), 400, 'VALIDATION_ERROR').details.issues.map((issue: Json) => issue.path);
     expect(await refused('GET', '/import/jobs?limit=0')).toEqual(['limit']);
     expect(await refused('GET', '/import/jobs?limit=51')).toEqual(['limit']);
+    expect(await refused('GET', '/import/legacy/analyses?limit=x')).toEqual(['limit']);
     expect(await refused('POST', '/import/jobs/x/resume', { stream: 'yes' })).toEqual(['stream']);
     expectError(await request('POST', '/import/jobs/nope/resume'), 404, 'NOT_FOUND');
   });

@@ -7,7 +7,7 @@ import type { Db } from '../db/connection.ts';
 import type { MultipartBody } from '../http/body.ts';
 import { loadCollection } from '../schema/store.ts';
 import { compatibility, defaultCollection, wantedFields } from './fields.ts';
-import type { AnalysisSchema } from './schemas.ts';
+import type { AnalysisSchema, AnalysisSummarySchema } from './schemas.ts';
 import { requireSource } from './sources/registry.ts';
 import type { SourceAnalysis, SourceInput } from './sources/types.ts';
 import * as store from './store.ts';
@@ -17,6 +17,7 @@ import { taxonomyTarget } from './job/taxonomy-names.ts';
 export const analysisLifetimeMs = 24 * 3_600_000;
 
 export type AnalysisView = z.infer<typeof AnalysisSchema>;
+export type AnalysisSummary = z.infer<typeof AnalysisSummarySchema>;
 
 /** A stored upload as the source reads it: its bytes from media storage, as often as asked. */
 function storedFile(ctx: Pick<AuthorizedContext, 'storage'>, key: string, filename: string): SourceInput {
@@ -120,6 +121,12 @@ export async function requireAnalysis(ctx: Pick<AuthorizedContext, 'db' | 'clock
 
 export function summaryOf(row: store.AnalysisRow): SourceAnalysis {
   return JSON.parse(row.summary) as SourceAnalysis;
+}
+
+/** An analysis in a list: which site, when, and how many entries it would import. */
+export function analysisSummary(row: store.AnalysisRow): AnalysisSummary {
+  const summary = summaryOf(row);
+  return { analysisId: row.id, source: row.source, site: summary.site, entries: summary.postTypes.reduce((sum, type) => sum + type.count, 0), createdAt: row.created_at, expiresAt: row.expires_at };
 }
 
 /** The analysis as the API shows it: each post type checked against the collections as they stand now. */

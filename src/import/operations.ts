@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { access, defineOperation, type AuthorizedContext } from '../core/operation.ts';
 import type { MultipartBody } from '../http/body.ts';
-import { analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, requireAnalysis, type AnalysisView } from './analysis.ts';
+import { analysisSummary, analyzeSite, analyzeUpload, describeAnalysis, receiveUpload, requireAnalysis, type AnalysisSummary, type AnalysisView } from './analysis.ts';
+import * as store from './store.ts';
 import { finishConnection, startConnection, type ConnectAnswer } from './hosted/connect.ts';
 import { hasFinished, importJobUpdates, runImportHere } from './job/run-here.ts';
 import { jobView, requireImportJob } from './job/view.ts';
@@ -160,6 +161,18 @@ function parseConfig(text: string | undefined): z.output<typeof ExecuteConfig> {
   if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => ({ path: ['config', ...issue.path].join('.'), message: issue.message })));
   return parsed.data;
 }
+
+/**
+ * `GET /import/legacy/analyses`: the analyses still kept, newest first, so an admin finds one again
+ * (a review left, a WordPress.com site connected in another tab).
+ */
+export const listAnalyses = defineOperation({
+  name: 'import.listAnalyses',
+  access: importAccess,
+  async run(ctx, input: { limit: number }): Promise<{ items: AnalysisSummary[] }> {
+    return { items: (await store.listAnalyses(ctx.db, isoNow(ctx.clock), input.limit)).map(analysisSummary) };
+  },
+});
 
 export const getAnalysis = defineOperation({
   name: 'import.getAnalysis',

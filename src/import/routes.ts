@@ -4,8 +4,8 @@ import { apiBasePath } from '../http/paths.ts';
 import { preferences, respondAsync } from '../http/prefer.ts';
 import { defineRoute } from '../http/route.ts';
 import { callbackPath } from './hosted/connect.ts';
-import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, listImportJobs, prepareImport, probeImport, resumeImport, rewriteUrls, type ExecuteAnswer } from './operations.ts';
-import { AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobListResponse, ImportJobResponse, ImportJobSchema, ImportJobsQuery, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, ResumeBody, RewriteBody, RewriteResultSchema } from './schemas.ts';
+import { analyzeImport, connectCallback, connectImport, connectRedirect, executeImport, followImportJob, getAnalysis, getImportJob, importMedia, listAnalyses, listImportJobs, prepareImport, probeImport, resumeImport, rewriteUrls, type ExecuteAnswer } from './operations.ts';
+import { AnalysesQuery, AnalysisListResponse, AnalysisResponse, CallbackQuery, ConnectBody, ConnectQuery, ConnectResponse, ExecuteHeaders, ExecuteJsonBody, HostedAnalyzeBody, ImportJobListResponse, ImportJobResponse, ImportJobSchema, ImportJobsQuery, JobParams, MediaImportBody, MediaLineSchema, MediaResultSchema, PrepareBody, PrepareResponse, ProbeBody, ProbeResponse, ResumeBody, RewriteBody, RewriteResultSchema } from './schemas.ts';
 
 const tag = 'Import';
 
@@ -72,6 +72,7 @@ export const importRoutes = [
     status: 201,
     response: AnalysisResponse,
   }),
+  defineRoute({ method: 'get', path: '/import/legacy/analyses', tag, summary: 'The analyses still kept (not expired), newest first: which site, when, how many entries', operation: listAnalyses, query: AnalysesQuery, response: AnalysisListResponse }),
   defineRoute({
     method: 'get',
     path: '/import/legacy/analyses/:id',

@@ -86,6 +86,20 @@ export const AnalysisSchema = z
   })
   .meta({ id: 'ImportAnalysis' });
 
+export const AnalysisSummarySchema = z
+  .object({
+    analysisId: z.string(),
+    source: z.string(),
+    site: z.object({ title: z.string(), url: z.string(), language: z.string().optional() }),
+    entries: z.number().describe('Items of the post types found, to import as entries'),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'ImportAnalysisSummary' });
+
+export const AnalysisListResponse = z.object({ items: z.array(AnalysisSummarySchema) });
+export const AnalysesQuery = z.strictObject({ limit: queryInteger(1, 50, 10).describe('How many, 1-50') });
+
 export const PrepareResponse = z.object({
   items: z.array(z.object({ postType: z.string(), collection: z.string(), created: z.boolean(), fieldsAdded: z.array(z.string()) })),
 });

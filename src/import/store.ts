@@ -18,6 +18,11 @@ export async function findAnalysis(db: Db, id: string): Promise<AnalysisRow | un
   return db.kysely.selectFrom('import_analyses').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The analyses not yet expired, newest first. */
+export async function listAnalyses(db: Db, now: string, limit: number): Promise<AnalysisRow[]> {
+  return db.kysely.selectFrom('import_analyses').selectAll().where('expires_at', '>', now).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** Removes analyses past their expiry; returns their files' keys for the caller to delete. */
 export async function deleteExpiredAnalyses(db: Db, now: string): Promise<string[]> {
   const expired = await db.kysely.selectFrom('import_analyses').select(['id', 'storage_key']).where('expires_at', '<=', now).execute();

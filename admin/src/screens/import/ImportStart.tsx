@@ -3,13 +3,13 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, uploadWithProgress, type Schemas } from '../../api/client';
-import { useDateFormat, useT } from '../../i18n/i18n';
+import { useDateFormat, useNumberFormat, useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
 import { messageOf } from '../account/notice';
 import { jobSummary } from './job-words';
-import { importJobsQuery } from './queries';
+import { analysesQuery, importJobsQuery } from './queries';
 
 const importRoute = getRouteApi('/import');
 
@@ -18,6 +18,7 @@ export function ImportStart() {
   return (
     <>
       <RecentImports />
+      <WaitingAnalyses />
       <SiteProbe />
       <ExportUpload />
     </>
@@ -60,6 +61,48 @@ function RecentImports() {
               </th>
               <td>{t('import.state', { state: job.state })}</td>
               <td>{jobSummary(job, t)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** Exports analysed and not imported (a review left, a site connected in another tab): back to their review. */
+function WaitingAnalyses() {
+  const t = useT();
+  const date = useDateFormat();
+  const number = useNumberFormat();
+  const analyses = useQuery(analysesQuery);
+  const jobs = useQuery(importJobsQuery);
+  if (!jobs.data) return null;
+  const imported = new Set(jobs.data.items.map((job) => job.analysisId));
+  const waiting = (analyses.data?.items ?? []).filter((analysis) => !imported.has(analysis.analysisId));
+  if (waiting.length === 0) return null;
+  return (
+    <section aria-labelledby="import-waiting">
+      <h2 id="import-waiting">{t('import.waiting')}</h2>
+      <table className="data-table" aria-labelledby="import-waiting">
+        <thead>
+          <tr>
+            <th scope="col">{t('import.waiting.site')}</th>
+            <th scope="col">{t('import.review.items')}</th>
+            <th scope="col">{t('import.waiting.analysed')}</th>
+            <th scope="col">{t('import.waiting.until')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {waiting.map((analysis) => (
+            <tr key={analysis.analysisId}>
+              <th scope="row">
+                <Link to="/import" search={{ analysis: analysis.analysisId }}>
+                  {analysis.site.title || analysis.site.url}
+                </Link>
+              </th>
+              <td>{number(analysis.entries)}</td>
+              <td>{date(analysis.createdAt)}</td>
+              <td>{date(analysis.expiresAt)}</td>
             </tr>
           ))}
         </tbody>

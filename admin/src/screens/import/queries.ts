@@ -5,6 +5,15 @@ import { api, dataOf } from '../../api/client';
 export const importJobsQuery = queryOptions({
   queryKey: ['import', 'jobs'],
   queryFn: () => dataOf(api.GET('/_cms/api/import/jobs', { params: { query: { limit: 10 } } })),
+  // Imports change in the server whatever this page does: read again whenever the screen opens.
+  staleTime: 0,
+});
+
+/** The analyses still kept: a review left before its import is found again here. */
+export const analysesQuery = queryOptions({
+  queryKey: ['import', 'analyses'],
+  queryFn: () => dataOf(api.GET('/_cms/api/import/legacy/analyses', { params: { query: { limit: 10 } } })),
+  staleTime: 0,
 });
 
 export const analysisQuery = (id: string) =>
