@@ -171,8 +171,8 @@ export type ImportReport = z.infer<typeof ReportSchema>;
 
 const ProgressSchema = z.object({
   phase: z.enum(['queued', 'structure', 'items', 'links', 'menus', 'media', 'done']),
-  processed: z.number().describe('Source items handled so far; in the media phase, files'),
-  total: z.number().describe('Source items the analysis counted; in the media phase, the attachments to download'),
+  processed: z.number().describe('Source items handled so far; in the links phase, items whose links (parents, featured images, reusable blocks) are resolved; in the media phase, files'),
+  total: z.number().describe('Source items the analysis counted; in the links phase, the items with links to resolve; in the media phase, the attachments to download'),
   file: MediaFileLine.optional().describe('In the media phase: the file handled last, as POST /import/legacy/media streams it'),
 });
 

@@ -71,6 +71,12 @@ export async function setImportItemTarget(db: Db, row: Pick<ImportItemRow, 'sour
 }
 
 /** The rows of a kind that carry data for a later pass, a page at a time by source id. */
+/** How many items of a kind still have links to resolve (the links pass clears each one's data). */
+export async function countItemsWithData(db: Db, sourceKey: string, kind: string): Promise<number> {
+  const row = await db.kysely.selectFrom('import_items').select((select) => select.fn.countAll<string | number>().as('count')).where('source_key', '=', sourceKey).where('kind', '=', kind).where('data', 'is not', null).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function itemsWithData(db: Db, sourceKey: string, kind: string, after: string, limit: number): Promise<ImportItemRow[]> {
   return db.kysely
     .selectFrom('import_items')

@@ -788,7 +788,7 @@ export const de: Record<MessageId, string> = {
   'import.phase.menus': 'Menüs',
   'import.phase.media': 'Mediendateien',
   'import.job.progress': 'Fortschritt des Imports',
-  'import.job.counted': '{phase, select, media {{processed, number} von {total, number} Dateien} other {{processed, number} von {total, number} Elementen}}',
+  'import.job.counted': '{phase, select, media {{processed, number} von {total, number} Dateien} links {{processed, number} von {total, number} Elementen verknüpft} other {{processed, number} von {total, number} Elementen}}',
   'import.job.stopped': 'Unterbrochen: {error}',
   'import.job.resumeAbout': 'Was importiert wurde, bleibt. Das Fortsetzen macht dort weiter, wo der Import stehen blieb, und importiert nichts doppelt.',
   'import.job.resume': 'Import fortsetzen',

@@ -806,7 +806,7 @@ export const en = {
   'import.phase.menus': 'Menus',
   'import.phase.media': 'Media files',
   'import.job.progress': 'Import progress',
-  'import.job.counted': '{phase, select, media {{processed, number} of {total, number} files} other {{processed, number} of {total, number} items}}',
+  'import.job.counted': '{phase, select, media {{processed, number} of {total, number} files} links {{processed, number} of {total, number} items linked} other {{processed, number} of {total, number} items}}',
   'import.job.stopped': 'It stopped: {error}',
   'import.job.resumeAbout': 'What it imported stays. Resuming goes on from where it stopped and imports nothing twice.',
   'import.job.resume': 'Resume the import',

@@ -99,8 +99,11 @@ export const importJob = defineJob({
     }
     if (batch.length > 0) await flush();
 
-    await report({ phase: 'links', processed: total, total });
-    await linkItems(run, job.signal, () => report({ phase: 'links', processed: total, total }));
+    // The links pass counts what it resolves, so that its progress moves too (a page following it).
+    const linking = await store.countItemsWithData(ctx.db, run.sourceKey, 'post');
+    let linked = 0;
+    await report({ phase: 'links', processed: 0, total: linking });
+    await linkItems(run, job.signal, (count) => report({ phase: 'links', processed: (linked += count), total: linking }));
     if (run.options.includeMenus) {
       await report({ phase: 'menus', processed: total, total });
       await importMenus(run, summaryOf(analysis).menus, job.signal);
