@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { api, createEntry } from './support/content.ts';
+import { api, createCollection, createEntry } from './support/content.ts';
 import { describedBy, eventually, expectAccessible, expectAdminsOnly, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The panel's schema builder (issue 33), in Debian's chromium: an admin creates a collection, adds
  * fields of several types with their rules (a wrong rule refused at its input), moves, changes and
  * deletes a field (told first how many entries lose their value), copies the TypeScript types, and
- * deletes the collection (told how many entries go with it), each step as the API then reads it; an
- * Editor is offered none of it.
+ * deletes the collection (told how many entries go with it), each step as the API then reads it; it
+ * gives fields defaults (one out of the field's rules refused at its input); an Editor is offered none of it.
  */
 const panel = panelSuite();
 
-type Field = { slug: string; label: string; type: string; required: boolean; searchable: boolean; validation: Record<string, unknown> };
+type Field = { slug: string; label: string; type: string; required: boolean; searchable: boolean; validation: Record<string, unknown>; defaultValue?: unknown };
 const fieldsOf = async (collection: string) => (await panel.t.request('GET', `${api}/schema/collections/${collection}/fields`, { token: panel.t.adminToken })).body.data.items as Field[];
 
 describe('the schema builder', () => {
@@ -95,6 +95,53 @@ describe('the schema builder', () => {
       await deleteCollection.getByRole('button', { name: 'Delete the collection' }).click();
       await page.getByRole('heading', { name: 'Schema', exact: true, level: 1 }).waitFor();
       expect((await panel.t.request('GET', `${api}/schema/collections/recipes`, { token: panel.t.adminToken })).status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('gives a field a default, shows it when the field is edited, and refuses one out of its rules at its input', { timeout: 90_000 }, async () => {
+    await createCollection(panel.t, 'dishes', []);
+    const defaultOf = async (slug: string) => {
+      const { fields } = (await panel.t.request('GET', `${api}/schema/collections/dishes?includeFields=true`, { token: panel.t.adminToken })).body.data.item as { fields: Field[] };
+      return fields.find((field) => field.slug === slug)?.defaultValue;
+    };
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
+    try {
+      await page.goto(panel.server.url('/schema/dishes'));
+      const addField = page.getByRole('region', { name: 'Add a field' });
+      const added = (label: string) => eventually(() => page.getByRole('status').first().textContent()).toBe(`The field ${label} is added.`);
+
+      await addField.getByLabel('Label', { exact: true }).fill('Servings');
+      await addField.getByLabel('Type').selectOption({ label: 'Whole number' });
+      await addField.getByLabel('Smallest value').fill('1');
+      await addField.getByLabel('Largest value').fill('12');
+      await addField.getByLabel('Default value').fill('20');
+      await addField.getByRole('button', { name: 'Add the field' }).click();
+      await eventually(() => describedBy(addField.getByLabel('Default value'))).toContain('Must be at most 12');
+      expect(await fieldsOf('dishes')).toEqual([]);
+      await addField.getByLabel('Default value').fill('4');
+      await addField.getByRole('button', { name: 'Add the field' }).click();
+      await added('Servings');
+      expect(await defaultOf('servings')).toBe(4);
+
+      // A choice's default is one of the choices typed above it.
+      await addField.getByLabel('Label', { exact: true }).fill('Course');
+      await addField.getByLabel('Type').selectOption({ label: 'One choice' });
+      await addField.getByLabel('Choices').fill('Starter\nMain');
+      await addField.getByLabel('Default value').selectOption('Main');
+      await addField.getByRole('button', { name: 'Add the field' }).click();
+      await added('Course');
+      expect(await defaultOf('course')).toBe('Main');
+
+      await page.getByRole('grid', { name: 'Fields of dishes' }).getByRole('button', { name: 'Edit Servings' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit the field Servings' });
+      expect(await dialog.getByLabel('Default value').inputValue()).toBe('4');
+      await dialog.getByLabel('Default value').fill('');
+      await dialog.getByRole('button', { name: 'Save the field' }).click();
+      await eventually(() => page.getByRole('status').first().textContent()).toBe('The field Servings is saved.');
+      expect(await defaultOf('servings')).toBeUndefined();
+      await expectAccessible(page, 'schema of a collection with defaults');
     } finally {
       await context.close();
     }

@@ -670,6 +670,7 @@ export const de: Record<MessageId, string> = {
   'schema.field.collection': 'Einträge aus',
   'schema.field.collection.choose': 'Sammlung auswählen',
   'schema.field.rows': 'Zeilen des Textfelds',
+  'schema.field.defaultValue': 'Standardwert',
   'schema.field.add': 'Feld hinzufügen',
   'schema.field.save': 'Feld speichern',
   'schema.field.added': 'Das Feld {field} wurde hinzugefügt.',

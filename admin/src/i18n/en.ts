@@ -688,6 +688,7 @@ export const en = {
   'schema.field.collection': 'Entries of',
   'schema.field.collection.choose': 'Choose a collection',
   'schema.field.rows': 'Rows of the text box',
+  'schema.field.defaultValue': 'Default value',
   'schema.field.add': 'Add the field',
   'schema.field.save': 'Save the field',
   'schema.field.added': 'The field {field} is added.',

@@ -1,16 +1,13 @@
-import { Suspense } from 'react';
 import type { ContentCollection, Field } from '../../api/client';
 import { titleFieldOf } from '../../entries';
-import { labelIdOf } from '../../fields/input';
-import { widgets } from '../../fields/widgets/registry';
-import { useT } from '../../i18n/i18n';
+import { FieldRow } from '../../fields/FieldRow';
 import type { EntrySession, SessionState } from './session';
 import { slugify } from './values';
 
 /**
- * The entry's fields, one widget each by type (fields/widgets/registry.tsx), with the API's
- * complaint under the field it is about. A slug field follows the title while it still reads as the
- * title's slug (or is empty): once edited by hand, it stays as typed.
+ * The entry's fields, one row each with the widget of its type (fields/FieldRow.tsx) and the API's
+ * complaint under it. A slug field follows the title while it still reads as the title's slug (or
+ * is empty): once edited by hand, it stays as typed.
  */
 export function EntryForm({ collection, session, state }: { collection: ContentCollection; session: EntrySession; state: SessionState }) {
   const values = { ...(state.entry?.data ?? {}), ...state.edits };
@@ -32,42 +29,8 @@ export function EntryForm({ collection, session, state }: { collection: ContentC
   return (
     <form className="entry-form" onSubmit={(event) => event.preventDefault()} noValidate>
       {collection.fields.map((field) => (
-        <FieldRow key={field.slug} field={field} value={values[field.slug]} error={state.issues[field.slug]} readOnly={readOnly} onChange={(value) => change(field, value)} />
+        <FieldRow key={field.slug} field={field} id={`field-${field.slug}`} value={values[field.slug]} error={state.issues[field.slug]} readOnly={readOnly} onChange={(value) => change(field, value)} />
       ))}
     </form>
-  );
-}
-
-function FieldRow({ field, value, error, readOnly, onChange }: { field: Field; value: unknown; error?: string; readOnly: boolean; onChange: (value: unknown) => void }) {
-  const t = useT();
-  const { Widget, label } = widgets[field.type];
-  const id = `field-${field.slug}`;
-  const errorId = `${id}-error`;
-  const text = (
-    <>
-      {field.label}
-      {field.required && <span className="field-required"> {t('editor.field.required')}</span>}
-    </>
-  );
-  return (
-    <div className={`field field-${field.type}`}>
-      {label === 'for' ? (
-        <label className="field-label" htmlFor={id} id={labelIdOf(id)}>
-          {text}
-        </label>
-      ) : (
-        <span className="field-label" id={labelIdOf(id)}>
-          {text}
-        </span>
-      )}
-      <Suspense fallback={<p>{t('loading')}</p>}>
-        <Widget field={field} value={value ?? undefined} onChange={onChange} id={id} errorId={errorId} error={error} readOnly={readOnly} />
-      </Suspense>
-      {error !== undefined && (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { settingsQuery } from '../../api/queries';
 import { ZonedPicker } from '../../fields/widgets/DateTimeInput';
+import '../../fields/fields.css';
 import { useDateFormat, useT } from '../../i18n/i18n';
 import { canPublish } from '../../roles';
 import type { EntrySidebarProps } from './EntrySidebar';

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
+import { DefaultValue, offersDefault } from './DefaultValue';
 import { fieldTypesQuery } from './queries';
 import { slugFrom } from '../../slugs';
 
@@ -13,7 +14,7 @@ type Field = Schemas['Field'];
 type FieldType = Field['type'];
 type TypeInfo = Schemas['FieldType'];
 
-/** The form's values: numbers as typed (blank is no rule), a select's options one per line. */
+/** The form's values: numbers as typed (blank is no rule), a select's options one per line, the default as its widget gives it (undefined for none). */
 interface Values {
   slug: string;
   label: string;
@@ -30,6 +31,7 @@ interface Values {
   choices: string;
   collection: string;
   rows: string;
+  defaultValue: unknown;
 }
 
 const numberText = (value: number | undefined) => (value === undefined ? '' : String(value));
@@ -51,8 +53,11 @@ function valuesOf(field: Field | undefined): Values {
     choices: (field?.validation.options ?? []).join('\n'),
     collection: field?.options.collection ?? '',
     rows: numberText(field?.options.rows),
+    defaultValue: field?.defaultValue,
   };
 }
+
+const choicesOf = (text: string) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
 
 /**
  * The rules the chosen type accepts, from what was typed. A number that is not one is sent as it is
@@ -67,7 +72,7 @@ function bodyOf(values: Values, info: TypeInfo | undefined) {
     minLength: accepts('minLength') ? number(values.minLength) : undefined,
     maxLength: accepts('maxLength') ? number(values.maxLength) : undefined,
     pattern: accepts('pattern') && values.pattern !== '' ? values.pattern : undefined,
-    options: accepts('options') ? values.choices.split('\n').map((line) => line.trim()).filter((line) => line !== '') : undefined,
+    options: accepts('options') ? choicesOf(values.choices) : undefined,
   };
   const options = {
     collection: info?.options.includes('collection') && values.collection !== '' ? values.collection : undefined,
@@ -82,6 +87,8 @@ function bodyOf(values: Values, info: TypeInfo | undefined) {
     translatable: values.translatable,
     validation,
     options,
+    // A cleared default is removed (null); a type the form offers no default for keeps the one it has.
+    defaultValue: offersDefault(values.type) ? (values.defaultValue ?? null) : undefined,
   };
 }
 
@@ -171,7 +178,8 @@ export function FieldForm({ collection, field, id, onDone, extraButtons }: Props
           id={`${id}-type`}
           className="field-input"
           value={values.type}
-          onChange={(event) => set({ type: event.target.value as FieldType })}
+          // A new field's default goes with its type; a field being changed is offered only types its values, and so its default, stay valid in.
+          onChange={(event) => set({ type: event.target.value as FieldType, ...(field ? {} : { defaultValue: undefined }) })}
           aria-describedby={`${id}-type-hint ${id}-type-error`}
         >
           {offered.map((type) => (
@@ -230,6 +238,9 @@ export function FieldForm({ collection, field, id, onDone, extraButtons }: Props
         </div>
       )}
       {info?.options.includes('rows') && input('rows', 'options.rows', { numeric: true })}
+      {offersDefault(values.type) && (
+        <DefaultValue id={`${id}-defaultValue`} type={values.type} choices={choicesOf(values.choices)} value={values.defaultValue} issue={at('defaultValue')} onChange={(defaultValue) => set({ defaultValue })} />
+      )}
       <FormEnd refusal={elsewhere} submitLabel={field ? t('schema.field.save') : t('schema.field.add')} pending={save.isPending} extra={extraButtons} />
     </form>
   );
