@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, dataOf, type Schemas } from '../../api/client';
@@ -7,6 +7,7 @@ import { meQuery } from '../../api/queries';
 import { useT, type Translate } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
+import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
 import { indexed } from '../../tree/shape';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
@@ -35,9 +36,9 @@ export function MenuEditor() {
   const t = useT();
   const { name } = useParams({ from: '/menus/$name' });
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const me = useQuery(meQuery);
   const menu = useQuery(menuQuery(name));
+  const leave = useLeaveDeleted('/menus', menuQuery(name).queryKey, menusQuery.queryKey);
   const [editing, setEditing] = useState<MenuNode>();
   const [notice, setNotice] = useState('');
   const stored = menu.data?.item.items;
@@ -60,23 +61,12 @@ export function MenuEditor() {
   };
   const removeMenu = async () => {
     await dataOf(api.DELETE('/_cms/api/menus/{name}', { params: { path: { name } }, body: {} }));
-    queryClient.removeQueries({ queryKey: menuQuery(name).queryKey });
-    await queryClient.invalidateQueries({ queryKey: menusQuery.queryKey });
-    await navigate({ to: '/menus' });
+    await leave();
   };
 
   if (me.data && !canShapeSite(me.data.item.role)) return <p>{t('menus.editorsOnly')}</p>;
   return (
-    <div className="menus">
-      <p>
-        <Link to="/menus">{t('menus.back')}</Link>
-      </p>
-      <h1>{menu.data ? t('menus.editTitle', { menu: menu.data.item.label }) : t('menus.title')}</h1>
-      <p role="status" className="screen-notice">
-        {notice}
-      </p>
-      {menu.isError && <p role="alert">{messageOf(menu.error)}</p>}
-      {menu.isPending && <p>{t('loading')}</p>}
+    <DetailScreen className="menus" list="/menus" back={t('menus.back')} title={menu.data ? t('menus.editTitle', { menu: menu.data.item.label }) : t('menus.title')} notice={notice} read={menu}>
       {menu.data && (
         <>
           <section aria-labelledby="menu-items-heading" className="screen-section">
@@ -144,6 +134,6 @@ export function MenuEditor() {
           </EditDialog>
         </>
       )}
-    </div>
+    </DetailScreen>
   );
 }

@@ -5,7 +5,7 @@ import { meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { NewNamedForm } from '../../shell/NewNamedForm';
-import { messageOf } from '../account/notice';
+import { ReadState } from '../../shell/ReadState';
 import { menusQuery } from './queries';
 import './menus.css';
 
@@ -19,8 +19,7 @@ export function Menus() {
   return (
     <div className="menus">
       <h1>{t('menus.title')}</h1>
-      {menus.isError && <p role="alert">{messageOf(menus.error)}</p>}
-      {menus.isPending && <p>{t('loading')}</p>}
+      <ReadState read={menus} />
       {menus.data && items.length === 0 && <p>{t('menus.none')}</p>}
       {items.length > 0 && (
         <ul className="menus-list" aria-label={t('menus.title')}>

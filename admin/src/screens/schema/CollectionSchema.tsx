@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
@@ -7,7 +7,7 @@ import { collectionsQuery, meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
-import { messageOf } from '../account/notice';
+import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { CollectionFields, changedCollectionBody, type CollectionValues } from './CollectionFields';
 import { FieldForm } from './FieldForm';
 import { FieldList } from './FieldList';
@@ -30,16 +30,7 @@ export function CollectionSchema() {
   if (me.data && !isAdmin(me.data.item.role)) return <p>{t('schema.adminsOnly')}</p>;
   const item = collection.data?.item;
   return (
-    <div className="schema">
-      <p>
-        <Link to="/schema">{t('schema.back')}</Link>
-      </p>
-      <h1>{item ? t('schema.collectionTitle', { collection: item.label }) : t('schema.title')}</h1>
-      <p role="status" className="screen-notice">
-        {notice}
-      </p>
-      {collection.isError && <p role="alert">{messageOf(collection.error)}</p>}
-      {collection.isPending && <p>{t('loading')}</p>}
+    <DetailScreen className="schema" list="/schema" back={t('schema.back')} title={item ? t('schema.collectionTitle', { collection: item.label }) : t('schema.title')} notice={notice} read={collection}>
       {item && (
         <>
           <section aria-labelledby="schema-fields-heading" className="screen-section">
@@ -54,7 +45,7 @@ export function CollectionSchema() {
           <DeleteCollection collection={item} />
         </>
       )}
-    </div>
+    </DetailScreen>
   );
 }
 
@@ -101,13 +92,10 @@ function EditCollection({ collection, onNotice }: { collection: Collection; onNo
 
 function DeleteCollection({ collection }: { collection: Collection }) {
   const t = useT();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const leave = useLeaveDeleted('/schema', schemaCollectionQuery(collection.slug).queryKey, collectionsQuery.queryKey);
   const remove = async () => {
     await dataOf(api.DELETE('/_cms/api/schema/collections/{slug}', { params: { path: { slug: collection.slug }, query: { force: 'true' } }, body: {} }));
-    queryClient.removeQueries({ queryKey: schemaCollectionQuery(collection.slug).queryKey });
-    await queryClient.invalidateQueries({ queryKey: collectionsQuery.queryKey });
-    await navigate({ to: '/schema' });
+    await leave();
   };
   return (
     <section aria-labelledby="schema-delete-heading" className="screen-section">

@@ -6,7 +6,7 @@ import { api, dataOf, refusalOf } from '../../api/client';
 import { collectionsQuery, meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
-import { messageOf } from '../account/notice';
+import { NamedTable } from '../../shell/NamedTable';
 import { CollectionFields, newCollectionBody, type CollectionValues } from './CollectionFields';
 import { slugFrom } from '../../slugs';
 import { TypeScriptExport } from './TypeScriptExport';
@@ -28,37 +28,23 @@ export function Collections() {
       <h1>{t('schema.title')}</h1>
       <section aria-labelledby="schema-collections-heading" className="screen-section">
         <h2 id="schema-collections-heading">{t('schema.collections')}</h2>
-        {collections.isError && <p role="alert">{messageOf(collections.error)}</p>}
-        {collections.isPending && <p>{t('loading')}</p>}
-        {collections.data && items.length === 0 && <p>{t('schema.noCollections')}</p>}
-        {items.length > 0 && (
-          <table className="data-table" aria-labelledby="schema-collections-heading">
-            <thead>
-              <tr>
-                <th scope="col">{t('schema.column.collection')}</th>
-                <th scope="col">{t('schema.column.slug')}</th>
-                <th scope="col">{t('schema.column.fields')}</th>
-                <th scope="col">{t('schema.column.supports')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((collection) => (
-                <tr key={collection.slug}>
-                  <th scope="row">
-                    <Link to="/schema/$collection" params={{ collection: collection.slug }}>
-                      {collection.label}
-                    </Link>
-                  </th>
-                  <td>
-                    <code>{collection.slug}</code>
-                  </td>
-                  <td>{collection.fields.length}</td>
-                  <td>{collection.supports.map((feature) => t(`schema.feature.${feature}` as const)).join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <NamedTable
+          label={t('schema.collections')}
+          columns={[t('schema.column.collection'), t('schema.column.slug'), t('schema.column.fields'), t('schema.column.supports')]}
+          read={collections}
+          items={items}
+          none={t('schema.noCollections')}
+          row={(collection) => ({
+            key: collection.slug,
+            link: (
+              <Link to="/schema/$collection" params={{ collection: collection.slug }}>
+                {collection.label}
+              </Link>
+            ),
+            name: collection.slug,
+            facts: [collection.fields.length, collection.supports.map((feature) => t(`schema.feature.${feature}` as const)).join(', ')],
+          })}
+        />
       </section>
       <NewCollection />
       {items.length > 0 && <TypeScriptExport />}

@@ -1,19 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { meQuery } from '../../api/queries';
-import { labelIdOf } from '../../fields/input';
-import { fieldsSettled } from '../../fields/settling';
-import { standaloneField } from '../../fields/standalone';
-import { widgets } from '../../fields/widgets/registry';
+import { PortableTextSetting, usePortableTextValue } from '../../fields/PortableTextSetting';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
-import { FieldIssue } from '../../shell/FieldIssue';
+import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
-import { messageOf } from '../account/notice';
 import { sectionQuery, sectionsQuery } from './queries';
 
 type Section = Schemas['Section'];
@@ -31,23 +27,11 @@ export function SectionEditor() {
   const [notice, setNotice] = useState('');
   if (me.data && !canShapeSite(me.data.item.role)) return <p>{t('sections.editorsOnly')}</p>;
   return (
-    <div className="sections">
-      <p>
-        <Link to="/sections">{t('sections.back')}</Link>
-      </p>
-      <h1>{section.data ? t('sections.editTitle', { section: section.data.item.title }) : t('sections.title')}</h1>
-      <p role="status" className="screen-notice">
-        {notice}
-      </p>
-      {section.isError && <p role="alert">{messageOf(section.error)}</p>}
-      {section.isPending && <p>{t('loading')}</p>}
+    <DetailScreen className="sections" list="/sections" back={t('sections.back')} title={section.data ? t('sections.editTitle', { section: section.data.item.title }) : t('sections.title')} notice={notice} read={section}>
       {section.data && <SectionForm section={section.data.item} onNotice={setNotice} />}
-    </div>
+    </DetailScreen>
   );
 }
-
-const contentField = standaloneField('portableText', 'content', 'Content');
-const { Widget: PortableText } = widgets.portableText;
 
 function SectionForm({ section, onNotice }: { section: Section; onNotice: (text: string) => void }) {
   const t = useT();
@@ -56,19 +40,14 @@ function SectionForm({ section, onNotice }: { section: Section; onNotice: (text:
   const [title, setTitle] = useState(section.title);
   const [slug, setSlug] = useState(section.slug);
   const [keywords, setKeywords] = useState(section.keywords.join(', '));
-  const [content, setContent] = useState<unknown[]>(section.content);
-  // The Portable Text editor hands its typing over a moment later: the save reads the latest, not the render's.
-  const latestContent = useRef(content);
-  const changeContent = (value: unknown[] | undefined) => {
-    latestContent.current = value ?? [];
-    setContent(value ?? []);
-  };
+  const content = usePortableTextValue(section.content);
+  const leave = useLeaveDeleted('/sections', sectionQuery(section.slug).queryKey, sectionsQuery.queryKey);
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (blocks: unknown[]) =>
       dataOf(
         api.PUT('/_cms/api/sections/{slug}', {
           params: { path: { slug: section.slug } },
-          body: { title, slug, keywords: keywords.split(',').map((word) => word.trim()).filter((word) => word !== ''), content: latestContent.current as Section['content'] },
+          body: { title, slug, keywords: keywords.split(',').map((word) => word.trim()).filter((word) => word !== ''), content: blocks as Section['content'] },
         }),
       ),
     onSuccess: async ({ item }) => {
@@ -80,13 +59,11 @@ function SectionForm({ section, onNotice }: { section: Section; onNotice: (text:
   const { at, elsewhere } = refusalOf(save.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void fieldsSettled().then(() => save.mutate());
+    void content.settled().then((blocks) => save.mutate(blocks));
   };
   const remove = async () => {
     await dataOf(api.DELETE('/_cms/api/sections/{slug}', { params: { path: { slug: section.slug } }, body: {} }));
-    queryClient.removeQueries({ queryKey: sectionQuery(section.slug).queryKey });
-    await queryClient.invalidateQueries({ queryKey: sectionsQuery.queryKey });
-    await navigate({ to: '/sections' });
+    await leave();
   };
   return (
     <>
@@ -94,13 +71,7 @@ function SectionForm({ section, onNotice }: { section: Section; onNotice: (text:
         <TextSetting id="section-title" label={t('sections.field.title')} value={title} onChange={setTitle} issue={at('title')} required />
         <TextSetting id="section-slug" label={t('sections.field.slug')} value={slug} onChange={setSlug} hint={t('sections.field.slug.changeHint')} issue={at('slug')} required />
         <TextSetting id="section-keywords" label={t('sections.field.keywords')} value={keywords} onChange={setKeywords} hint={t('sections.field.keywords.hint')} issue={at('keywords')} />
-        <div className="setting section-content">
-          <span className="setting-label" id={labelIdOf('section-content')}>
-            {t('sections.field.content')}
-          </span>
-          <PortableText field={contentField} id="section-content" errorId="section-content-error" error={at('content')} value={content} onChange={changeContent} />
-          <FieldIssue id="section-content-error" message={at('content')} />
-        </div>
+        <PortableTextSetting id="section-content" className="setting section-content" label={t('sections.field.content')} value={content.value} onChange={content.change} issue={at('content')} />
         <FormEnd refusal={elsewhere} submitLabel={t('sections.save')} pending={save.isPending} />
       </form>
       <section aria-labelledby="section-delete-heading" className="screen-section">

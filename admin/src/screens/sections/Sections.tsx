@@ -6,9 +6,9 @@ import { meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { FormEnd } from '../../shell/FormEnd';
+import { NamedTable } from '../../shell/NamedTable';
 import { TextSetting } from '../../shell/TextSetting';
 import { hyphenatedSlugFrom } from '../../slugs';
-import { messageOf } from '../account/notice';
 import { sectionsQuery } from './queries';
 
 /** The site's sections (reusable blocks, issue 33), for Editors and up: found by title, slug or keyword; a new one opens in its editor. */
@@ -27,37 +27,23 @@ export function Sections() {
         <label htmlFor="sections-search">{t('sections.search')}</label>
         <input id="sections-search" type="search" className="field-input" value={typed} onChange={(event) => setTyped(event.target.value)} />
       </div>
-      {sections.isError && <p role="alert">{messageOf(sections.error)}</p>}
-      {sections.isPending && <p>{t('loading')}</p>}
-      {sections.data && items.length === 0 && <p>{t('sections.none')}</p>}
-      {items.length > 0 && (
-        <table className="data-table" aria-label={t('sections.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('sections.column.title')}</th>
-              <th scope="col">{t('sections.column.slug')}</th>
-              <th scope="col">{t('sections.column.keywords')}</th>
-              <th scope="col">{t('sections.column.source')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((section) => (
-              <tr key={section.id}>
-                <th scope="row">
-                  <Link to="/sections/$slug" params={{ slug: section.slug }}>
-                    {section.title}
-                  </Link>
-                </th>
-                <td>
-                  <code>{section.slug}</code>
-                </td>
-                <td>{section.keywords.join(', ')}</td>
-                <td>{t(`sections.source.${section.source}` as const)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <NamedTable
+        label={t('sections.title')}
+        columns={[t('sections.column.title'), t('sections.column.slug'), t('sections.column.keywords'), t('sections.column.source')]}
+        read={sections}
+        items={items}
+        none={t('sections.none')}
+        row={(section) => ({
+          key: section.id,
+          link: (
+            <Link to="/sections/$slug" params={{ slug: section.slug }}>
+              {section.title}
+            </Link>
+          ),
+          name: section.slug,
+          facts: [section.keywords.join(', '), t(`sections.source.${section.source}` as const)],
+        })}
+      />
       <NewSection />
     </div>
   );

@@ -6,8 +6,8 @@ import { api, dataOf, refusalOf } from '../../api/client';
 import { collectionsQuery, meQuery, taxonomiesQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite, isAdmin } from '../../roles';
+import { NamedTable } from '../../shell/NamedTable';
 import { TextSetting } from '../../shell/TextSetting';
-import { messageOf } from '../account/notice';
 import { slugFrom } from '../../slugs';
 import { CollectionChoice } from './CollectionChoice';
 import './taxonomies.css';
@@ -25,37 +25,23 @@ export function Taxonomies() {
   return (
     <div className="taxonomies">
       <h1>{t('taxonomies.title')}</h1>
-      {taxonomies.isError && <p role="alert">{messageOf(taxonomies.error)}</p>}
-      {taxonomies.isPending && <p>{t('loading')}</p>}
-      {taxonomies.data && items.length === 0 && <p>{t('taxonomies.none')}</p>}
-      {items.length > 0 && (
-        <table className="data-table" aria-label={t('taxonomies.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('taxonomies.column.taxonomy')}</th>
-              <th scope="col">{t('taxonomies.column.name')}</th>
-              <th scope="col">{t('taxonomies.column.kind')}</th>
-              <th scope="col">{t('taxonomies.column.collections')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((taxonomy) => (
-              <tr key={taxonomy.name}>
-                <th scope="row">
-                  <Link to="/taxonomies/$name" params={{ name: taxonomy.name }}>
-                    {taxonomy.label}
-                  </Link>
-                </th>
-                <td>
-                  <code>{taxonomy.name}</code>
-                </td>
-                <td>{taxonomy.hierarchical ? t('taxonomies.hierarchical') : t('taxonomies.flat')}</td>
-                <td>{taxonomy.collections.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <NamedTable
+        label={t('taxonomies.title')}
+        columns={[t('taxonomies.column.taxonomy'), t('taxonomies.column.name'), t('taxonomies.column.kind'), t('taxonomies.column.collections')]}
+        read={taxonomies}
+        items={items}
+        none={t('taxonomies.none')}
+        row={(taxonomy) => ({
+          key: taxonomy.name,
+          link: (
+            <Link to="/taxonomies/$name" params={{ name: taxonomy.name }}>
+              {taxonomy.label}
+            </Link>
+          ),
+          name: taxonomy.name,
+          facts: [taxonomy.hierarchical ? t('taxonomies.hierarchical') : t('taxonomies.flat'), taxonomy.collections.join(', ')],
+        })}
+      />
       {me.data && isAdmin(me.data.item.role) && <NewTaxonomy />}
     </div>
   );

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
@@ -7,6 +7,7 @@ import { collectionsQuery, meQuery, taxonomiesQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite, isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
+import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
 import { TextSetting } from '../../shell/TextSetting';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
@@ -65,16 +66,7 @@ export function TaxonomyTerms() {
   };
 
   return (
-    <div className="taxonomies">
-      <p>
-        <Link to="/taxonomies">{t('taxonomies.back')}</Link>
-      </p>
-      <h1>{taxonomy ? t('terms.title', { taxonomy: taxonomy.label }) : t('taxonomies.title')}</h1>
-      <p role="status" className="screen-notice">
-        {notice}
-      </p>
-      {tree.isError && <p role="alert">{messageOf(tree.error)}</p>}
-      {tree.isPending && <p>{t('loading')}</p>}
+    <DetailScreen className="taxonomies" list="/taxonomies" back={t('taxonomies.back')} title={taxonomy ? t('terms.title', { taxonomy: taxonomy.label }) : t('taxonomies.title')} notice={notice} read={tree}>
       {taxonomy && tree.data && (
         <>
           <section aria-labelledby="terms-heading" className="screen-section">
@@ -131,16 +123,16 @@ export function TaxonomyTerms() {
           </EditDialog>
         </>
       )}
-    </div>
+    </DetailScreen>
   );
 }
 
 /** What admins change of the definition (its name and kind stay: they are how the site refers to it), and its deletion. */
 function TaxonomySettings({ taxonomy, onNotice }: { taxonomy: Taxonomy; onNotice: (text: string) => void }) {
   const t = useT();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const collections = useQuery(collectionsQuery);
+  const leave = useLeaveDeleted('/taxonomies', ['terms', taxonomy.name], taxonomiesQuery.queryKey);
   const [label, setLabel] = useState(taxonomy.label);
   const [chosen, setChosen] = useState(taxonomy.collections);
   useEffect(() => {
@@ -161,9 +153,7 @@ function TaxonomySettings({ taxonomy, onNotice }: { taxonomy: Taxonomy; onNotice
   };
   const remove = async () => {
     await dataOf(api.DELETE('/_cms/api/taxonomies/{name}', { params: { path: { name: taxonomy.name } }, body: {} }));
-    queryClient.removeQueries({ queryKey: ['terms', taxonomy.name] });
-    await queryClient.invalidateQueries({ queryKey: taxonomiesQuery.queryKey });
-    await navigate({ to: '/taxonomies' });
+    await leave();
   };
   return (
     <section aria-labelledby="taxonomy-settings-heading" className="screen-section">

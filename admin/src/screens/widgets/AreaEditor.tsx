@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, dataOf } from '../../api/client';
@@ -7,6 +7,7 @@ import { meQuery } from '../../api/queries';
 import { useT, type Translate } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
+import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
 import { messageOf } from '../account/notice';
@@ -37,9 +38,9 @@ export function AreaEditor() {
   const t = useT();
   const { name } = useParams({ from: '/widget-areas/$name' });
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const me = useQuery(meQuery);
   const area = useQuery(areaQuery(name));
+  const leave = useLeaveDeleted('/widget-areas', areaQuery(name).queryKey, areasQuery.queryKey);
   const [editing, setEditing] = useState<Widget>();
   const [notice, setNotice] = useState('');
   const stored = area.data?.item.widgets;
@@ -63,21 +64,10 @@ export function AreaEditor() {
   };
   const removeArea = async () => {
     await dataOf(api.DELETE('/_cms/api/widget-areas/{name}', { params: { path: { name } }, body: {} }));
-    queryClient.removeQueries({ queryKey: areaQuery(name).queryKey });
-    await queryClient.invalidateQueries({ queryKey: areasQuery.queryKey });
-    await navigate({ to: '/widget-areas' });
+    await leave();
   };
   return (
-    <div className="widget-areas">
-      <p>
-        <Link to="/widget-areas">{t('widgets.back')}</Link>
-      </p>
-      <h1>{area.data ? t('widgets.areaTitle', { area: area.data.item.label }) : t('widgets.title')}</h1>
-      <p role="status" className="screen-notice">
-        {notice}
-      </p>
-      {area.isError && <p role="alert">{messageOf(area.error)}</p>}
-      {area.isPending && <p>{t('loading')}</p>}
+    <DetailScreen className="widget-areas" list="/widget-areas" back={t('widgets.back')} title={area.data ? t('widgets.areaTitle', { area: area.data.item.label }) : t('widgets.title')} notice={notice} read={area}>
       {area.data && (
         <>
           <section aria-labelledby="widgets-heading" className="screen-section">
@@ -142,6 +132,6 @@ export function AreaEditor() {
           </EditDialog>
         </>
       )}
-    </div>
+    </DetailScreen>
   );
 }

@@ -4,8 +4,8 @@ import { api, dataOf } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite } from '../../roles';
+import { NamedTable } from '../../shell/NamedTable';
 import { NewNamedForm } from '../../shell/NewNamedForm';
-import { messageOf } from '../account/notice';
 import { areasQuery } from './queries';
 
 /** The site's widget areas (issue 33), for Editors and up: each opens on its widgets; a new one is named here. */
@@ -18,35 +18,23 @@ export function WidgetAreas() {
   return (
     <div className="widget-areas">
       <h1>{t('widgets.title')}</h1>
-      {areas.isError && <p role="alert">{messageOf(areas.error)}</p>}
-      {areas.isPending && <p>{t('loading')}</p>}
-      {areas.data && items.length === 0 && <p>{t('widgets.none')}</p>}
-      {items.length > 0 && (
-        <table className="data-table" aria-label={t('widgets.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('widgets.column.area')}</th>
-              <th scope="col">{t('widgets.column.name')}</th>
-              <th scope="col">{t('widgets.column.widgets')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((area) => (
-              <tr key={area.name}>
-                <th scope="row">
-                  <Link to="/widget-areas/$name" params={{ name: area.name }}>
-                    {area.label}
-                  </Link>
-                </th>
-                <td>
-                  <code>{area.name}</code>
-                </td>
-                <td>{area.widgetCount}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <NamedTable
+        label={t('widgets.title')}
+        columns={[t('widgets.column.area'), t('widgets.column.name'), t('widgets.column.widgets')]}
+        read={areas}
+        items={items}
+        none={t('widgets.none')}
+        row={(area) => ({
+          key: area.name,
+          link: (
+            <Link to="/widget-areas/$name" params={{ name: area.name }}>
+              {area.label}
+            </Link>
+          ),
+          name: area.name,
+          facts: [area.widgetCount],
+        })}
+      />
       <NewArea />
     </div>
   );

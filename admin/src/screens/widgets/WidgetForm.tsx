@@ -1,10 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
-import { labelIdOf } from '../../fields/input';
-import { fieldsSettled } from '../../fields/settling';
-import { standaloneField } from '../../fields/standalone';
-import { widgets as fieldWidgets } from '../../fields/widgets/registry';
+import { PortableTextSetting, usePortableTextValue } from '../../fields/PortableTextSetting';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
@@ -15,9 +12,6 @@ import { sectionsQuery } from '../sections/queries';
 export type Widget = Schemas['Widget'];
 type Kind = Widget['type'];
 type Blocks = Extract<Widget, { type: 'content' }>['content'];
-
-const contentField = standaloneField('portableText', 'content', 'Content');
-const { Widget: PortableText } = fieldWidgets.portableText;
 
 interface Props {
   area: string;
@@ -34,21 +28,15 @@ export function WidgetForm({ area, widget, id, onDone, extraButtons }: Props) {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>(widget?.type ?? 'content');
   const [title, setTitle] = useState(widget?.title ?? '');
-  const [content, setContent] = useState<unknown[]>(widget?.type === 'content' ? widget.content : []);
-  // The Portable Text editor hands its typing over a moment later: the save reads the latest, not the render's.
-  const latestContent = useRef(content);
-  const changeContent = (value: unknown[] | undefined) => {
-    latestContent.current = value ?? [];
-    setContent(value ?? []);
-  };
+  const content = usePortableTextValue(widget?.type === 'content' ? widget.content : []);
   const [menu, setMenu] = useState(widget?.type === 'menu' ? widget.menu.name : '');
   const [section, setSection] = useState(widget?.type === 'section' ? widget.section.slug : '');
   const menus = useQuery({ ...menusQuery, enabled: kind === 'menu' });
   const sections = useQuery({ ...sectionsQuery, enabled: kind === 'section' });
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: (blocks: unknown[]) => {
       const shown = title.trim() === '' ? null : title;
-      const target = kind === 'content' ? { content: latestContent.current as Blocks } : kind === 'menu' ? { menu } : { section };
+      const target = kind === 'content' ? { content: blocks as Blocks } : kind === 'menu' ? { menu } : { section };
       return widget
         ? dataOf(api.PUT('/_cms/api/widget-areas/{name}/widgets/{id}', { params: { path: { name: area, id: widget.id } }, body: { title: shown, ...target } }))
         : dataOf(api.POST('/_cms/api/widget-areas/{name}/widgets', { params: { path: { name: area } }, body: { type: kind, title: shown, ...target } as never }));
@@ -57,7 +45,7 @@ export function WidgetForm({ area, widget, id, onDone, extraButtons }: Props) {
       await queryClient.invalidateQueries({ queryKey: ['widget-areas'] });
       if (!widget) {
         setTitle('');
-        changeContent([]);
+        content.change([]);
       }
       onDone(item.title ?? t(`widgets.kind.${item.type}` as const));
     },
@@ -65,7 +53,7 @@ export function WidgetForm({ area, widget, id, onDone, extraButtons }: Props) {
   const { at, elsewhere } = refusalOf(save.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void fieldsSettled().then(() => save.mutate());
+    void content.settled().then((blocks) => save.mutate(blocks));
   };
   const choice = (key: 'menu' | 'section', value: string, set: (value: string) => void, options: { value: string; label: string }[]) => (
     <div className="setting">
@@ -95,13 +83,7 @@ export function WidgetForm({ area, widget, id, onDone, extraButtons }: Props) {
       )}
       <TextSetting id={`${id}-title`} label={t('widgets.widgetTitle')} value={title} onChange={setTitle} hint={t('widgets.widgetTitle.hint')} issue={at('title')} />
       {kind === 'content' && (
-        <div className="setting">
-          <span className="setting-label" id={labelIdOf(`${id}-content`)}>
-            {t('widgets.kind.content')}
-          </span>
-          <PortableText field={contentField} id={`${id}-content`} errorId={`${id}-content-error`} error={at('content')} value={content} onChange={changeContent} />
-          <FieldIssue id={`${id}-content-error`} message={at('content')} />
-        </div>
+        <PortableTextSetting id={`${id}-content`} label={t('widgets.kind.content')} value={content.value} onChange={content.change} issue={at('content')} />
       )}
       {kind === 'menu' && choice('menu', menu, setMenu, (menus.data?.items ?? []).map((item) => ({ value: item.name, label: item.label })))}
       {kind === 'section' && choice('section', section, setSection, (sections.data ?? []).map((item) => ({ value: item.slug, label: item.title })))}
