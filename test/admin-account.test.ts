@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordConsent } from '../src/oauth/grants.ts';
 import { deviceWithPasskeys } from './support/browser.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
-import { eventually, expectAccessible, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { expectSuccess } from './support/harness.ts';
+import { eventually, expectAccessible, panelSuite, signedInPage } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
@@ -12,32 +12,23 @@ import { sessionCookieFor } from './support/sessions.ts';
  * made by a virtual authenticator, connected apps, signing out, and the palette driven by the
  * keyboard alone; what the screens did is read back from the API.
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 let eclipseId: string;
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  t = server.t;
-  browser = await launchChromium();
-  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true, searchable: true }], { label: 'Posts', labelSingular: 'Post', supports: ['drafts', 'search'] });
-  await createCollection(t, 'recipes', [{ slug: 'title', label: 'Title', type: 'string', required: true, searchable: true }], { label: 'Recipes', labelSingular: 'Recipe', supports: ['search'] });
-  eclipseId = (await createEntry(t, 'posts', { data: { title: 'Lunar eclipse tonight' }, status: 'published' })).id;
-  await createEntry(t, 'posts', { data: { title: 'Solar panels on the roof' }, status: 'published' });
+  await createCollection(panel.t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true, searchable: true }], { label: 'Posts', labelSingular: 'Post', supports: ['drafts', 'search'] });
+  await createCollection(panel.t, 'recipes', [{ slug: 'title', label: 'Title', type: 'string', required: true, searchable: true }], { label: 'Recipes', labelSingular: 'Recipe', supports: ['search'] });
+  eclipseId = (await createEntry(panel.t, 'posts', { data: { title: 'Lunar eclipse tonight' }, status: 'published' })).id;
+  await createEntry(panel.t, 'posts', { data: { title: 'Solar panels on the roof' }, status: 'published' });
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** A person of `role` signed in on a browser profile whose device can hold passkeys. */
 async function personOnDevice(role: number): Promise<{ context: BrowserContext; page: Page; swapAuthenticator: () => Promise<void>; userId: string; cookie: string }> {
-  const { user } = await t.userWithToken(role, ['content:read']);
-  const device = await deviceWithPasskeys(browser);
-  const cookie = await sessionCookieFor(t, user.id);
+  const { user } = await panel.t.userWithToken(role, ['content:read']);
+  const device = await deviceWithPasskeys(panel.browser);
+  const cookie = await sessionCookieFor(panel.t, user.id);
   const [name, value] = cookie.split('=') as [string, string];
-  await device.context.addCookies([{ name, value, url: server.origin }]);
+  await device.context.addCookies([{ name, value, url: panel.server.origin }]);
   return { ...device, userId: user.id, cookie };
 }
 
@@ -46,9 +37,9 @@ const passkeyNames = (page: Page) => page.getByRole('list', { name: 'Passkeys' }
 describe('the account screen', () => {
   it('adds, renames and deletes passkeys, each change read back from the API', async () => {
     const { context, page, swapAuthenticator, cookie } = await personOnDevice(30);
-    const ownPasskeys = async () => (expectSuccess(await t.request('GET', `${api}/auth/passkey`, { headers: { cookie } })) as { items: { name: string }[] }).items.map((item) => item.name);
+    const ownPasskeys = async () => (expectSuccess(await panel.t.request('GET', `${api}/auth/passkey`, { headers: { cookie } })) as { items: { name: string }[] }).items.map((item) => item.name);
     try {
-      await page.goto(server.url('/account'));
+      await page.goto(panel.server.url('/account'));
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Your account');
       await eventually(() => page.getByText('You have no passkey').count()).toBe(1);
       await expectAccessible(page, 'account');
@@ -89,18 +80,18 @@ describe('the account screen', () => {
 
   it('disconnects a connected app, whose grant is then gone from the API', async () => {
     const { context, page, userId, cookie } = await personOnDevice(30);
-    const registered = await fetch(`${server.origin}${api}/oauth/register`, {
+    const registered = await fetch(`${panel.server.origin}${api}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_name: 'Notebook app', redirect_uris: ['http://127.0.0.1:9999/callback'] }),
     });
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
     // What the consent page records when the person allows the app.
-    await recordConsent(t.db, userId, clientId, ['content:read'], new Date());
-    const grants = async () => (expectSuccess(await t.request('GET', `${api}/auth/grants`, { headers: { cookie } })) as { items: { clientName: string }[] }).items;
+    await recordConsent(panel.t.db, userId, clientId, ['content:read'], new Date());
+    const grants = async () => (expectSuccess(await panel.t.request('GET', `${api}/auth/grants`, { headers: { cookie } })) as { items: { clientName: string }[] }).items;
     try {
       expect((await grants()).map((grant) => grant.clientName)).toEqual(['Notebook app']);
-      await page.goto(server.url('/account'));
+      await page.goto(panel.server.url('/account'));
       const apps = page.getByRole('list', { name: 'Connected apps' });
       await eventually(() => apps.locator('.entry-title').allTextContents()).toEqual(['Notebook app']);
       await page.getByRole('button', { name: 'Disconnect Notebook app' }).click();
@@ -116,12 +107,12 @@ describe('the account screen', () => {
     const { context, page, cookie } = await personOnDevice(10);
     try {
       // The server's old account address sends to the panel's screen; a Subscriber has an account too.
-      await page.goto(`${server.origin}/_cms/`);
-      await page.waitForURL(server.url('/account'));
+      await page.goto(`${panel.server.origin}/_cms/`);
+      await page.waitForURL(panel.server.url('/account'));
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${server.origin}/_cms/sign-in`);
+      await page.waitForURL(`${panel.server.origin}/_cms/sign-in`);
       expect(await context.cookies()).toEqual([]);
-      expect((await t.request('GET', `${api}/auth/me`, { headers: { cookie } })).status).toBe(401);
+      expect((await panel.t.request('GET', `${api}/auth/me`, { headers: { cookie } })).status).toBe(401);
     } finally {
       await context.close();
     }
@@ -138,10 +129,10 @@ async function arrowTo(page: Page, name: string): Promise<void> {
 
 describe('the command palette', () => {
   it('opens with Ctrl-K, jumps to a collection and to an entry by its title, and Escape gives the focus back', async () => {
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     const palette = page.getByRole('dialog', { name: 'Go to a screen, a collection or an entry' });
     try {
-      await page.goto(server.url('/'));
+      await page.goto(panel.server.url('/'));
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
 
       await page.keyboard.press('Control+k');
@@ -150,7 +141,7 @@ describe('the command palette', () => {
       await arrowTo(page, 'Recipes: all entries');
       await expectAccessible(page, 'command palette');
       await page.keyboard.press('Enter');
-      await page.waitForURL(server.url('/content/recipes'));
+      await page.waitForURL(panel.server.url('/content/recipes'));
       await eventually(() => palette.count()).toBe(0);
 
       await page.keyboard.press('Control+k');
@@ -158,10 +149,10 @@ describe('the command palette', () => {
       await page.keyboard.type('lunar ecl');
       await arrowTo(page, 'Lunar eclipse tonight');
       await page.keyboard.press('Enter');
-      await page.waitForURL(server.url(`/content/posts/${eclipseId}`));
+      await page.waitForURL(panel.server.url(`/content/posts/${eclipseId}`));
 
       // Escape closes it and the focus is back where it was when it opened.
-      await page.goto(server.url('/'));
+      await page.goto(panel.server.url('/'));
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
       await page.getByRole('link', { name: 'Account' }).focus();
       await page.keyboard.press('Control+k');
@@ -170,7 +161,7 @@ describe('the command palette', () => {
       await page.keyboard.press('Escape');
       await eventually(() => palette.count()).toBe(0);
       await eventually(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent)).toBe('Account');
-      expect(page.url()).toBe(server.url('/'));
+      expect(page.url()).toBe(panel.server.url('/'));
     } finally {
       await context.close();
     }
@@ -179,18 +170,18 @@ describe('the command palette', () => {
 
 describe("the editor's terms, bylines and translations panels", () => {
   it('chooses terms with the searchable combobox, credits a byline and starts a translation, each read back from the API', async () => {
-    expectCreated(await t.request('POST', `${api}/taxonomies`, { token: t.adminToken, body: { name: 'tags', label: 'Tags', labelSingular: 'Tag', collections: ['posts'] } }));
+    expectCreated(await panel.t.request('POST', `${api}/taxonomies`, { token: panel.t.adminToken, body: { name: 'tags', label: 'Tags', labelSingular: 'Tag', collections: ['posts'] } }));
     for (const [slug, label] of [['astronomy', 'Astronomy'], ['weather', 'Weather'], ['cooking', 'Cooking']]) {
-      expectCreated(await t.request('POST', `${api}/taxonomies/tags/terms`, { token: t.adminToken, body: { slug, label } }));
+      expectCreated(await panel.t.request('POST', `${api}/taxonomies/tags/terms`, { token: panel.t.adminToken, body: { slug, label } }));
     }
-    const byline = (expectCreated(await t.request('POST', `${api}/bylines`, { token: t.adminToken, body: { displayName: 'Grace Hopper' } })) as { item: { id: string } }).item;
-    expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { locales: ['en', 'fr'] } }));
-    const termsOfEntry = async () => (expectSuccess(await t.request('GET', `${api}/content/posts/${eclipseId}/terms/tags`, { token: t.adminToken })) as { items: { label: string }[] }).items.map((term) => term.label);
-    const entry = async (id: string) => (expectSuccess(await t.request('GET', `${api}/content/posts/${id}`, { token: t.adminToken })) as { item: { bylines?: string[]; locale: string; translationGroup: string } }).item;
+    const byline = (expectCreated(await panel.t.request('POST', `${api}/bylines`, { token: panel.t.adminToken, body: { displayName: 'Grace Hopper' } })) as { item: { id: string } }).item;
+    expectSuccess(await panel.t.request('POST', `${api}/settings`, { token: panel.t.adminToken, body: { locales: ['en', 'fr'] } }));
+    const termsOfEntry = async () => (expectSuccess(await panel.t.request('GET', `${api}/content/posts/${eclipseId}/terms/tags`, { token: panel.t.adminToken })) as { items: { label: string }[] }).items.map((term) => term.label);
+    const entry = async (id: string) => (expectSuccess(await panel.t.request('GET', `${api}/content/posts/${id}`, { token: panel.t.adminToken })) as { item: { bylines?: string[]; locale: string; translationGroup: string } }).item;
 
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url(`/content/posts/${eclipseId}`));
+      await page.goto(panel.server.url(`/content/posts/${eclipseId}`));
       const tags = page.getByRole('combobox', { name: 'Add a Tag' });
       await eventually(() => tags.count()).toBe(1);
       await expectAccessible(page, 'editor with its panels');
@@ -228,7 +219,7 @@ describe("the editor's terms, bylines and translations panels", () => {
       expect(translation.translationGroup).toBe((await entry(eclipseId)).translationGroup);
       // The translation's panel links back to the source.
       await page.getByRole('link', { name: 'Open the en version' }).click();
-      await page.waitForURL(server.url(`/content/posts/${eclipseId}`));
+      await page.waitForURL(panel.server.url(`/content/posts/${eclipseId}`));
     } finally {
       await context.close();
     }

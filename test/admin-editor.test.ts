@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
+import { expectSuccess } from './support/harness.ts';
 import { tinyPng, uploadMedia } from './support/media.ts';
-import { eventually, expectAccessible, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { eventually, expectAccessible, panelSuite, signedInPage } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
@@ -11,20 +11,16 @@ import { sessionCookieFor } from './support/sessions.ts';
  * fields, the life cycle as the role allows, and work never lost (autosave in order with `_rev`,
  * the conflict dialog, unsent edits kept in IndexedDB, signing in again in place).
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 let adaId: string;
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t } = server);
-  expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { timezone: 'Europe/Paris' } }));
-  await createCollection(t, 'people', [{ slug: 'name', label: 'Name', type: 'string' }], { label: 'People', labelSingular: 'Person' });
-  adaId = (await createEntry(t, 'people', { data: { name: 'Ada Lovelace' }, status: 'published' })).id;
-  await createEntry(t, 'people', { data: { name: 'Grace Hopper' }, status: 'published' });
+  expectSuccess(await panel.t.request('POST', `${api}/settings`, { token: panel.t.adminToken, body: { timezone: 'Europe/Paris' } }));
+  await createCollection(panel.t, 'people', [{ slug: 'name', label: 'Name', type: 'string' }], { label: 'People', labelSingular: 'Person' });
+  adaId = (await createEntry(panel.t, 'people', { data: { name: 'Ada Lovelace' }, status: 'published' })).id;
+  await createEntry(panel.t, 'people', { data: { name: 'Grace Hopper' }, status: 'published' });
   await createCollection(
-    t,
+    panel.t,
     'articles',
     [
       { slug: 'title', label: 'Title', type: 'string', required: true },
@@ -44,16 +40,11 @@ beforeAll(async () => {
     ],
     { label: 'Articles', labelSingular: 'Article' },
   );
-  browser = await launchChromium();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
-const entryUrl = (id: string) => server.url(`/content/articles/${id}`);
-const readEntry = async (id: string) => (await t.request('GET', `${api}/content/articles/${id}`, { token: t.adminToken })).body?.data?.item;
+const entryUrl = (id: string) => panel.server.url(`/content/articles/${id}`);
+const readEntry = async (id: string) => (await panel.t.request('GET', `${api}/content/articles/${id}`, { token: panel.t.adminToken })).body?.data?.item;
 
 /** What the panel keeps of an entry's unsent edits in the browser (IndexedDB, local-drafts.ts), or null. */
 const unsentEditsKept = (page: Page, key: string) =>
@@ -70,14 +61,14 @@ const unsentEditsKept = (page: Page, key: string) =>
 const hasFocus = (locator: Locator) => locator.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
 
 async function adminPage() {
-  return signedInPage(browser, server, t.admin.id);
+  return signedInPage(panel.browser, panel.server, panel.t.admin.id);
 }
 
 describe('the entry editor', () => {
   it('creates an entry from every kind of field, publishes it, and the API reads it back exactly as typed', { timeout: 90_000 }, async () => {
     const { context, page, cspViolations } = await adminPage();
     try {
-      await page.goto(server.url('/content/articles'));
+      await page.goto(panel.server.url('/content/articles'));
       await page.getByRole('link', { name: 'New Article' }).click();
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('New Article');
       await expectAccessible(page, 'new entry');
@@ -153,12 +144,12 @@ describe('the entry editor', () => {
       },
     );
     try {
-      await page.goto(server.url('/content/articles'));
+      await page.goto(panel.server.url('/content/articles'));
       await page.getByRole('link', { name: 'New Article' }).click();
       // The editor once it is there: until its route has loaded the list is still on screen, and
       // its "Sort by Title" button would take the click and the keys.
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('New Article');
-      expect(page.url()).toBe(server.url('/content/articles/new'));
+      expect(page.url()).toBe(panel.server.url('/content/articles/new'));
       const title = page.getByLabel('Title');
       await title.click();
       // A mark on the very input typed in: a remounted form would carry a new one without it.
@@ -166,7 +157,7 @@ describe('the entry editor', () => {
       await page.keyboard.type('Written ');
       await held;
       await page.keyboard.type('while saving', { delay: 20 });
-      expect(page.url()).toBe(server.url('/content/articles/new'));
+      expect(page.url()).toBe(panel.server.url('/content/articles/new'));
       // The save answers while keys are still coming.
       const typing = page.keyboard.type(' and after', { delay: 60 });
       await release();
@@ -188,7 +179,7 @@ describe('the entry editor', () => {
   });
 
   it('shows a value the API refused at its field, and keeps the form', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Ranked' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Ranked' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
@@ -209,7 +200,7 @@ describe('the entry editor', () => {
   });
 
   it('saves by itself once typing stops, and a reload finds the text', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Autosaved' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Autosaved' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
@@ -224,7 +215,7 @@ describe('the entry editor', () => {
   });
 
   it('keeps what is typed offline and saves it all once the connection is back', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Offline' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Offline' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
@@ -243,7 +234,7 @@ describe('the entry editor', () => {
   });
 
   it('offers back, after the tab closed, the edits that were never sent', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Closed tab' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Closed tab' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
@@ -272,7 +263,7 @@ describe('the entry editor', () => {
   });
 
   it('gives the second of two editors the conflict dialog, and loses nothing of either', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Shared', summary: 'Start' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Shared', summary: 'Start' } });
     const first = await adminPage();
     const second = await adminPage();
     try {
@@ -301,7 +292,7 @@ describe('the entry editor', () => {
   });
 
   it('asks to sign in again in place when the session ends, and saves after', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Session' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Session' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
@@ -312,8 +303,8 @@ describe('the entry editor', () => {
       await eventually(() => dialog.count()).toBe(1);
       expect(page.url()).toBe(entryUrl(id));
       await expectAccessible(page, 'session ended');
-      const [name, value] = (await sessionCookieFor(t, t.admin.id)).split('=') as [string, string];
-      await context.addCookies([{ name, value, url: server.origin }]);
+      const [name, value] = (await sessionCookieFor(panel.t, panel.t.admin.id)).split('=') as [string, string];
+      await context.addCookies([{ name, value, url: panel.server.origin }]);
       await dialog.getByRole('button', { name: 'I signed in, retry' }).click();
       await eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
       expect((await readEntry(id)).data.summary).toBe('Typed while signed out');
@@ -323,12 +314,12 @@ describe('the entry editor', () => {
   });
 
   it('explains an entry deleted in another tab and still offers what was typed', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Doomed' } });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Doomed' } });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
       await eventually(() => page.getByLabel('Title').inputValue()).toBe('Doomed');
-      expectSuccess(await t.request('DELETE', `${api}/content/articles/${id}`, { token: t.adminToken }));
+      expectSuccess(await panel.t.request('DELETE', `${api}/content/articles/${id}`, { token: panel.t.adminToken }));
       await page.getByLabel('Summary').fill('Still mine');
       await eventually(() => page.getByRole('alert').filter({ hasText: 'was deleted' }).count()).toBe(1);
       await page.getByRole('button', { name: 'Save everything as a new entry' }).click();
@@ -342,10 +333,10 @@ describe('the entry editor', () => {
   });
 
   it('offers a Contributor drafts but no publish button', async () => {
-    const contributor = await t.userWithToken(20, ['content:read', 'content:write']);
-    const { context, page } = await signedInPage(browser, server, contributor.user.id);
+    const contributor = await panel.t.userWithToken(20, ['content:read', 'content:write']);
+    const { context, page } = await signedInPage(panel.browser, panel.server, contributor.user.id);
     try {
-      await page.goto(server.url('/content/articles/new'));
+      await page.goto(panel.server.url('/content/articles/new'));
       await page.getByLabel('Title').fill('A contribution');
       await eventually(() => page.getByRole('status').first().textContent()).toBe('All changes saved.');
       // The saved entry's page (its address now has the id) shows its actions once it has read the entry back.
@@ -359,13 +350,13 @@ describe('the entry editor', () => {
   });
 
   it('moves an entry to the trash and restores it', async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Trash me' }, status: 'published' });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Trash me' }, status: 'published' });
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));
       await page.getByRole('button', { name: 'Move to trash' }).click();
       await eventually(() => page.getByRole('button', { name: 'Restore from trash' }).count()).toBe(1);
-      expect((await t.request('GET', `${api}/content/articles/${id}`, { token: t.adminToken })).status).toBe(404);
+      expect((await panel.t.request('GET', `${api}/content/articles/${id}`, { token: panel.t.adminToken })).status).toBe(404);
       await expectAccessible(page, 'trashed entry');
       await page.getByRole('button', { name: 'Restore from trash' }).click();
       await eventually(() => page.getByRole('button', { name: 'Move to trash' }).count()).toBe(1);
@@ -376,7 +367,7 @@ describe('the entry editor', () => {
   });
 
   it('publishes changes over a live version, discards a draft, unpublishes, schedules, duplicates and deletes for good', { timeout: 90_000 }, async () => {
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Live' }, status: 'published' });
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Live' }, status: 'published' });
     const { context, page } = await adminPage();
     const sidebar = page.getByRole('complementary');
     try {
@@ -425,20 +416,20 @@ describe('the entry editor', () => {
       await expectAccessible(page, 'delete confirmation');
       await page.getByRole('group', { name: /Delete this entry for good/ }).getByRole('button', { name: 'Delete for good' }).click();
       await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Articles');
-      expect((await t.request('POST', `${api}/content/articles/${copy}/restore`, { token: t.adminToken })).status).toBe(404);
+      expect((await panel.t.request('POST', `${api}/content/articles/${copy}/restore`, { token: panel.t.adminToken })).status).toBe(404);
     } finally {
       await context.close();
     }
   });
 
   it('shows a deleted referenced entry or media item as missing, never a crash', async () => {
-    const gone = await createEntry(t, 'people', { data: { name: 'Gone soon' } });
-    const image = await uploadMedia(t, await tinyPng('#0a0'), { alt: 'A green square' });
-    const doomed = await uploadMedia(t, await tinyPng('#a00'));
-    const { id } = await createEntry(t, 'articles', { data: { title: 'Pointing', author: gone.id, cover: { id: doomed.id } } });
-    const { id: kept } = await createEntry(t, 'articles', { data: { title: 'Pictured', cover: { id: image.id } } });
-    expectSuccess(await t.request('DELETE', `${api}/content/people/${gone.id}`, { token: t.adminToken }));
-    expectSuccess(await t.request('DELETE', `${api}/media/${doomed.id}`, { token: t.adminToken }));
+    const gone = await createEntry(panel.t, 'people', { data: { name: 'Gone soon' } });
+    const image = await uploadMedia(panel.t, await tinyPng('#0a0'), { alt: 'A green square' });
+    const doomed = await uploadMedia(panel.t, await tinyPng('#a00'));
+    const { id } = await createEntry(panel.t, 'articles', { data: { title: 'Pointing', author: gone.id, cover: { id: doomed.id } } });
+    const { id: kept } = await createEntry(panel.t, 'articles', { data: { title: 'Pictured', cover: { id: image.id } } });
+    expectSuccess(await panel.t.request('DELETE', `${api}/content/people/${gone.id}`, { token: panel.t.adminToken }));
+    expectSuccess(await panel.t.request('DELETE', `${api}/media/${doomed.id}`, { token: panel.t.adminToken }));
     const { context, page } = await adminPage();
     try {
       await page.goto(entryUrl(id));

@@ -1,27 +1,23 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceWithPasskeys } from './support/browser.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
+import { expectSuccess } from './support/harness.ts';
 import { testJobRunner } from './support/jobs.ts';
 import { tinyPng } from './support/media.ts';
-import { eventually, expectAccessible, framesAfterClosing, hasFocus, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { eventually, expectAccessible, framesAfterClosing, hasFocus, panelSuite, signedInPage } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
  * Whole journeys through the panel, each ending where a site's visitor would see the result: the
  * public API, read without credentials (the site's `publicRead` is on).
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t } = server);
-  expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { publicRead: true, timezone: 'UTC' } }));
+  expectSuccess(await panel.t.request('POST', `${api}/settings`, { token: panel.t.adminToken, body: { publicRead: true, timezone: 'UTC' } }));
   await createCollection(
-    t,
+    panel.t,
     'stories',
     [
       { slug: 'title', label: 'Title', type: 'string', required: true },
@@ -29,21 +25,16 @@ beforeAll(async () => {
     ],
     { label: 'Stories', labelSingular: 'Story' },
   );
-  expectCreated(await t.request('POST', `${api}/taxonomies`, { token: t.adminToken, body: { name: 'topics', label: 'Topics', labelSingular: 'Topic', collections: ['stories'] } }));
+  expectCreated(await panel.t.request('POST', `${api}/taxonomies`, { token: panel.t.adminToken, body: { name: 'topics', label: 'Topics', labelSingular: 'Topic', collections: ['stories'] } }));
   for (const [slug, label] of [['sky', 'Sky'], ['sea', 'Sea']]) {
-    expectCreated(await t.request('POST', `${api}/taxonomies/topics/terms`, { token: t.adminToken, body: { slug, label } }));
+    expectCreated(await panel.t.request('POST', `${api}/taxonomies/topics/terms`, { token: panel.t.adminToken, body: { slug, label } }));
   }
-  browser = await launchChromium();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** What a visitor reads of an entry: the public API, no token. */
 async function publicEntry(id: string) {
-  const response = await t.request('GET', `${api}/content/stories/${id}`);
+  const response = await panel.t.request('GET', `${api}/content/stories/${id}`);
   return response.status === 200 ? (response.body.data.item as { status: string; data: { title: string; body?: unknown[] } }) : undefined;
 }
 
@@ -60,20 +51,20 @@ async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
 
 describe('journeys through the panel', () => {
   it('from signing in with a passkey to a published entry, with the keyboard alone', { timeout: 120_000 }, async () => {
-    const editor = await t.userWithToken(40, ['content:read', 'content:write'], 'keys@example.com');
-    const { context, page } = await deviceWithPasskeys(browser);
+    const editor = await panel.t.userWithToken(40, ['content:read', 'content:write'], 'keys@example.com');
+    const { context, page } = await deviceWithPasskeys(panel.browser);
     try {
       // The passkey is made beforehand, in a session, as the account page offers.
-      const [name, value] = (await sessionCookieFor(t, editor.user.id)).split('=') as [string, string];
-      await context.addCookies([{ name, value, url: server.origin }]);
-      await page.goto(`${server.origin}/_cms/`);
+      const [name, value] = (await sessionCookieFor(panel.t, editor.user.id)).split('=') as [string, string];
+      await context.addCookies([{ name, value, url: panel.server.origin }]);
+      await page.goto(`${panel.server.origin}/_cms/`);
       await page.getByLabel('Name of a new passkey').fill('Keyboard');
       await page.getByRole('button', { name: 'Add a passkey' }).click();
       await eventually(() => page.getByRole('status').textContent()).toBe('Passkey added.');
       await context.clearCookies();
 
       // From here on, keys only.
-      await page.goto(server.url('/'));
+      await page.goto(panel.server.url('/'));
       await page.waitForURL((url) => url.pathname === '/_cms/sign-in');
       await tabTo(page, page.getByRole('button', { name: 'Sign in with a passkey' }));
       await page.keyboard.press('Enter');
@@ -105,10 +96,10 @@ describe('journeys through the panel', () => {
   });
 
   it('writes rich text with a link and an image uploaded in the picker, adds a term, publishes, and visitors read it exactly as typed', { timeout: 150_000 }, async () => {
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     const body = page.getByRole('textbox', { name: 'Body' });
     try {
-      await page.goto(server.url('/content/stories/new'));
+      await page.goto(panel.server.url('/content/stories/new'));
       await page.getByRole('textbox', { name: 'Title' }).fill('Northern lights');
       await body.click();
       await eventually(() => hasFocus(body)).toBe(true);
@@ -160,7 +151,7 @@ describe('journeys through the panel', () => {
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await eventually(() => entryIdOf(page)).toBeDefined();
       const id = entryIdOf(page)!;
-      const media = (expectSuccess(await t.request('GET', `${api}/media?q=aurora`, { token: t.adminToken })) as { items: { id: string; url: string }[] }).items;
+      const media = (expectSuccess(await panel.t.request('GET', `${api}/media?q=aurora`, { token: panel.t.adminToken })) as { items: { id: string; url: string }[] }).items;
       expect(media).toHaveLength(1);
 
       await eventually(async () => (await publicEntry(id))?.status).toBe('published');
@@ -173,7 +164,7 @@ describe('journeys through the panel', () => {
         spans: [['Auroras are '], ['bright', 'strong'], [' tonight: see the '], ['forecast', 'link:https://example.com/forecast']],
       });
       expect(image).toMatchObject({ _type: 'image', id: media[0]!.id, url: media[0]!.url, alt: 'A green aurora' });
-      const terms = await t.request('GET', `${api}/content/stories/${id}/terms/topics`);
+      const terms = await panel.t.request('GET', `${api}/content/stories/${id}/terms/topics`);
       expect(terms.status).toBe(200);
       expect((terms.body.data.items as { slug: string }[]).map((term) => term.slug)).toEqual(['sky']);
     } finally {
@@ -182,11 +173,11 @@ describe('journeys through the panel', () => {
   });
 
   it('schedules an entry with the date picker, and once its time comes it is published on the list and for visitors', { timeout: 120_000 }, async () => {
-    const { id } = await createEntry(t, 'stories', { data: { title: 'Eclipse at noon' } });
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { id } = await createEntry(panel.t, 'stories', { data: { title: 'Eclipse at noon' } });
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     const sidebar = page.getByRole('complementary');
     try {
-      await page.goto(server.url(`/content/stories/${id}`));
+      await page.goto(panel.server.url(`/content/stories/${id}`));
       // Ten minutes from now, typed in the site's time zone (UTC), to the minute.
       const when = new Date(Math.ceil((Date.now() + 10 * 60_000) / 60_000) * 60_000);
       const hour = when.getUTCHours() % 12 === 0 ? 12 : when.getUTCHours() % 12;
@@ -201,11 +192,11 @@ describe('journeys through the panel', () => {
       expect(await publicEntry(id)).toBeUndefined();
 
       // The server's clock reaches the time; its scheduler publishes what is due.
-      t.clock.advance(when.getTime() - t.clock.now().getTime() + 1_000);
-      expect(await testJobRunner(t).runDue()).toBeGreaterThanOrEqual(1);
+      panel.t.clock.advance(when.getTime() - panel.t.clock.now().getTime() + 1_000);
+      expect(await testJobRunner(panel.t).runDue()).toBeGreaterThanOrEqual(1);
       await page.reload();
       await eventually(() => sidebar.getByText('Published', { exact: true }).count()).toBe(1);
-      await page.goto(server.url('/content/stories?status=published'));
+      await page.goto(panel.server.url('/content/stories?status=published'));
       await eventually(() => page.getByRole('row', { name: /Eclipse at noon/ }).count()).toBe(1);
       expect((await publicEntry(id))?.data.title).toBe('Eclipse at noon');
     } finally {

@@ -1,17 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
-import { clickCheckbox, eventually, expectAccessible, launchChromium, listRowTitles, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { expectSuccess } from './support/harness.ts';
+import { clickCheckbox, eventually, expectAccessible, listRowTitles, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The content list's selection, bulk actions, search and filters (decisions/0047) in Debian's chromium:
  * found by role and label, axe-core on every state, the API asked afterwards for what really happened.
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 let editor: { user: { id: string }; token: string };
 let page: Page;
 const cspViolations: string[] = [];
@@ -19,43 +17,36 @@ const noteCount = 50;
 
 const titleOf = (n: number) => `Note ${String(n).padStart(2, '0')}`;
 const ids = async (collection: string, query = '') =>
-  (expectSuccess(await t.request('GET', `${api}/content/${collection}?limit=100${query}`, { token: t.adminToken })).items as { id: string; data: { title: string }; status: string }[]);
-const trashed = async (collection: string) => expectSuccess(await t.request('GET', `${api}/content/${collection}/trash?limit=100`, { token: t.adminToken })).items as { id: string }[];
+  (expectSuccess(await panel.t.request('GET', `${api}/content/${collection}?limit=100${query}`, { token: panel.t.adminToken })).items as { id: string; data: { title: string }; status: string }[]);
+const trashed = async (collection: string) => expectSuccess(await panel.t.request('GET', `${api}/content/${collection}/trash?limit=100`, { token: panel.t.adminToken })).items as { id: string }[];
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t } = server);
-  editor = await t.userWithToken(roles.editor, ['content:read', 'content:write'], 'editor@example.com');
-  await createCollection(t, 'notes', [{ slug: 'title', label: 'Title', type: 'string' }], { label: 'Notes' });
-  for (let n = 1; n <= noteCount; n++) await createEntry(t, 'notes', { data: { title: titleOf(n) } });
-  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', searchable: true }], { label: 'Posts', supports: ['drafts', 'revisions', 'search'] });
-  expectCreated(await t.request('POST', `${api}/taxonomies`, { token: t.adminToken, body: { name: 'topic', label: 'Topics', collections: ['posts'] } }));
+  editor = await panel.t.userWithToken(roles.editor, ['content:read', 'content:write'], 'editor@example.com');
+  await createCollection(panel.t, 'notes', [{ slug: 'title', label: 'Title', type: 'string' }], { label: 'Notes' });
+  for (let n = 1; n <= noteCount; n++) await createEntry(panel.t, 'notes', { data: { title: titleOf(n) } });
+  await createCollection(panel.t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', searchable: true }], { label: 'Posts', supports: ['drafts', 'revisions', 'search'] });
+  expectCreated(await panel.t.request('POST', `${api}/taxonomies`, { token: panel.t.adminToken, body: { name: 'topic', label: 'Topics', collections: ['posts'] } }));
   const topics: Record<string, string> = {};
   for (const slug of ['red', 'blue']) {
-    topics[slug] = expectCreated(await t.request('POST', `${api}/taxonomies/topic/terms`, { token: t.adminToken, body: { slug, label: slug === 'red' ? 'Red' : 'Blue' } })).item.id;
+    topics[slug] = expectCreated(await panel.t.request('POST', `${api}/taxonomies/topic/terms`, { token: panel.t.adminToken, body: { slug, label: slug === 'red' ? 'Red' : 'Blue' } })).item.id;
   }
   const posts: [string, string | undefined, string][] = [
-    ['Zebra crossing', 'red', t.adminToken],
-    ['Zebra stripes', 'blue', t.adminToken],
+    ['Zebra crossing', 'red', panel.t.adminToken],
+    ['Zebra stripes', 'blue', panel.t.adminToken],
     ['Apple harvest', 'red', editor.token],
     ['Banana bread', undefined, editor.token],
-    ['Cherry season', undefined, t.adminToken],
+    ['Cherry season', undefined, panel.t.adminToken],
   ];
   for (const [title, topic, token] of posts) {
-    const { id } = await createEntry(t, 'posts', { data: { title } }, token);
-    if (topic) expectSuccess(await t.request('POST', `${api}/content/posts/${id}/terms/topic`, { token: t.adminToken, body: { termIds: [topics[topic]] } }));
+    const { id } = await createEntry(panel.t, 'posts', { data: { title } }, token);
+    if (topic) expectSuccess(await panel.t.request('POST', `${api}/content/posts/${id}/terms/topic`, { token: panel.t.adminToken, body: { termIds: [topics[topic]] } }));
   }
-  browser = await launchChromium();
-  const signedIn = await signedInPage(browser, server, editor.user.id);
+  const signedIn = await signedInPage(panel.browser, panel.server, editor.user.id);
   page = signedIn.page;
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** Confirms the dialog that names `question`, checked by axe while open, and waits for it to close. */
 async function confirm(question: string, button: string, screen: string) {
@@ -68,7 +59,7 @@ async function confirm(question: string, button: string, screen: string) {
 
 describe('the content list in a browser', () => {
   it('moves 50 entries to the trash after a confirmation naming 50, then restores them', { timeout: 120_000 }, async () => {
-    await page.goto(server.url('/content/notes?sort=title&order=asc'));
+    await page.goto(panel.server.url('/content/notes?sort=title&order=asc'));
     await eventually(async () => (await listRowTitles(page))[0]).toBe(titleOf(1));
     const toolbar = page.getByRole('toolbar', { name: 'Actions on the selected entries' });
     expect(await toolbar.count()).toBe(0);
@@ -105,14 +96,14 @@ describe('the content list in a browser', () => {
   });
 
   it('publishes the selected entries, and names the one that could not be', { timeout: 60_000 }, async () => {
-    await page.goto(server.url('/content/notes?sort=title&order=asc'));
+    await page.goto(panel.server.url('/content/notes?sort=title&order=asc'));
     await eventually(async () => (await listRowTitles(page))[0]).toBe(titleOf(1));
     for (const n of [1, 2, 3]) await clickCheckbox(page, `Select ${titleOf(n)}`);
     const toolbar = page.getByRole('toolbar', { name: 'Actions on the selected entries' });
     await eventually(() => toolbar.getByText('3 entries selected').isVisible()).toBe(true);
     // Meanwhile someone else deletes one of them.
     const notes = await ids('notes', '&orderBy=title&order=asc');
-    expectSuccess(await t.request('DELETE', `${api}/content/notes/${notes[2]!.id}`, { token: t.adminToken }));
+    expectSuccess(await panel.t.request('DELETE', `${api}/content/notes/${notes[2]!.id}`, { token: panel.t.adminToken }));
     await toolbar.getByRole('button', { name: 'Publish', exact: true }).click();
     await confirm('Publish 3 entries?', 'Publish', 'publish confirmation');
     const outcome = page.getByRole('status').filter({ hasText: 'could not be done' });
@@ -126,10 +117,10 @@ describe('the content list in a browser', () => {
   });
 
   it('shows a Contributor no publish or unpublish action, only the trash', { timeout: 60_000 }, async () => {
-    const contributor = await t.userWithToken(roles.contributor, ['content:read', 'content:write']);
-    const { context, page: contributorPage } = await signedInPage(browser, server, contributor.user.id);
+    const contributor = await panel.t.userWithToken(roles.contributor, ['content:read', 'content:write']);
+    const { context, page: contributorPage } = await signedInPage(panel.browser, panel.server, contributor.user.id);
     try {
-      await contributorPage.goto(server.url('/content/notes?sort=title&order=asc'));
+      await contributorPage.goto(panel.server.url('/content/notes?sort=title&order=asc'));
       await eventually(async () => (await listRowTitles(contributorPage))[0]).toBe(titleOf(1));
       await clickCheckbox(contributorPage, `Select ${titleOf(2)}`);
       const toolbar = contributorPage.getByRole('toolbar', { name: 'Actions on the selected entries' });
@@ -142,7 +133,7 @@ describe('the content list in a browser', () => {
   });
 
   it('narrows the list to a search, kept in the URL through a reload', { timeout: 60_000 }, async () => {
-    await page.goto(server.url('/content/posts'));
+    await page.goto(panel.server.url('/content/posts'));
     await eventually(async () => (await listRowTitles(page)).length).toBe(5);
     const box = page.getByRole('searchbox', { name: 'Search' });
     await box.fill('zebra');
@@ -159,7 +150,7 @@ describe('the content list in a browser', () => {
   });
 
   it('filters by a term and by author, both in the URL', { timeout: 60_000 }, async () => {
-    await page.goto(server.url('/content/posts?sort=title&order=asc'));
+    await page.goto(panel.server.url('/content/posts?sort=title&order=asc'));
     await eventually(async () => (await listRowTitles(page)).length).toBe(5);
     await page.getByRole('button', { name: 'Filter by term' }).click();
     const term = page.getByRole('combobox', { name: 'Term' });

@@ -1,70 +1,61 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
-import { eventually, expectAccessible, launchChromium, listRowTitles, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { expectSuccess } from './support/harness.ts';
+import { eventually, expectAccessible, listRowTitles, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The content list's filters by locale and by author, and the reference picker that asks the API by
  * title (decisions/0049), in Debian's chromium: found by role and label, axe-core on each state.
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 let page: Page;
 let turing: { user: { id: string }; token: string };
 const cspViolations: string[] = [];
 /** More than the 100 most recent entries the picker once filtered in the browser. */
 const peopleCount = 105;
 
-const rename = async (id: string, name: string) => expectSuccess(await t.request('PATCH', `${api}/admin/users/${id}`, { token: t.adminToken, body: { name } }));
+const rename = async (id: string, name: string) => expectSuccess(await panel.t.request('PATCH', `${api}/admin/users/${id}`, { token: panel.t.adminToken, body: { name } }));
 /** The cells of the rendered rows' locale column (the third: selection, title, locale). */
 const rowLocales = (on: Page) => on.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(3)').allTextContents();
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t } = server);
-  const editor = await t.userWithToken(roles.editor, ['content:read', 'content:write'], 'editor@example.com');
-  turing = await t.userWithToken(roles.contributor, ['content:read', 'content:write']);
-  await rename(t.admin.id, 'Ada Lovelace');
+  const editor = await panel.t.userWithToken(roles.editor, ['content:read', 'content:write'], 'editor@example.com');
+  turing = await panel.t.userWithToken(roles.contributor, ['content:read', 'content:write']);
+  await rename(panel.t.admin.id, 'Ada Lovelace');
   await rename(editor.user.id, 'Grace Hopper');
   await rename(turing.user.id, 'Alan Turing');
-  expectSuccess(await t.request('POST', `${api}/settings`, { token: t.adminToken, body: { locales: ['en', 'fr'] } }));
-  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string' }], { label: 'Posts' });
+  expectSuccess(await panel.t.request('POST', `${api}/settings`, { token: panel.t.adminToken, body: { locales: ['en', 'fr'] } }));
+  await createCollection(panel.t, 'posts', [{ slug: 'title', label: 'Title', type: 'string' }], { label: 'Posts' });
   const posts: [string, string, string][] = [
-    ['Apple harvest', 'en', t.adminToken],
+    ['Apple harvest', 'en', panel.t.adminToken],
     ['Banana bread', 'en', turing.token],
-    ['Cerises', 'fr', t.adminToken],
+    ['Cerises', 'fr', panel.t.adminToken],
     ['Dattes', 'fr', turing.token],
     ['Eggs', 'en', editor.token],
   ];
-  for (const [title, locale, token] of posts) await createEntry(t, 'posts', { data: { title }, locale }, token);
+  for (const [title, locale, token] of posts) await createEntry(panel.t, 'posts', { data: { title }, locale }, token);
 
   // The oldest of many people, then more than a page of newer ones.
-  await createCollection(t, 'people', [{ slug: 'name', label: 'Name', type: 'string' }], { label: 'People', labelSingular: 'Person' });
-  await createEntry(t, 'people', { data: { name: 'Ada Oldest' } });
-  for (let n = 1; n <= peopleCount; n++) await createEntry(t, 'people', { data: { name: `Person ${String(n).padStart(3, '0')}` } });
-  await createCollection(t, 'articles', [
+  await createCollection(panel.t, 'people', [{ slug: 'name', label: 'Name', type: 'string' }], { label: 'People', labelSingular: 'Person' });
+  await createEntry(panel.t, 'people', { data: { name: 'Ada Oldest' } });
+  for (let n = 1; n <= peopleCount; n++) await createEntry(panel.t, 'people', { data: { name: `Person ${String(n).padStart(3, '0')}` } });
+  await createCollection(panel.t, 'articles', [
     { slug: 'title', label: 'Title', type: 'string' },
     { slug: 'subject', label: 'Subject', type: 'reference', options: { collection: 'people' } },
   ], { label: 'Articles', labelSingular: 'Article' });
 
-  browser = await launchChromium();
-  const signedIn = await signedInPage(browser, server, editor.user.id);
+  const signedIn = await signedInPage(panel.browser, panel.server, editor.user.id);
   page = signedIn.page;
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
 }, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe('the content list filters in a browser', () => {
   it('filters by locale, in the URL, with a Locale column while every locale is listed', { timeout: 60_000 }, async () => {
-    await page.goto(server.url('/content/posts?sort=title&order=asc'));
+    await page.goto(panel.server.url('/content/posts?sort=title&order=asc'));
     await eventually(() => listRowTitles(page)).toEqual(['Apple harvest', 'Banana bread', 'Cerises', 'Dattes', 'Eggs']);
     expect(await page.getByRole('columnheader', { name: 'Locale' }).count()).toBe(1);
     expect(await rowLocales(page)).toEqual(['en', 'en', 'fr', 'fr', 'en']);
@@ -87,7 +78,7 @@ describe('the content list filters in a browser', () => {
   });
 
   it('filters by an author found by name as one types, in the URL', { timeout: 60_000 }, async () => {
-    await page.goto(server.url('/content/posts?sort=title&order=asc'));
+    await page.goto(panel.server.url('/content/posts?sort=title&order=asc'));
     await eventually(async () => (await listRowTitles(page)).length).toBe(5);
     await page.getByRole('button', { name: 'Filter by author' }).click();
     const author = page.getByRole('combobox', { name: 'Author' });
@@ -121,7 +112,7 @@ describe('the reference picker in a browser', () => {
       const url = new URL(request.url());
       if (url.pathname === '/_cms/api/content/people' && url.searchParams.has('q')) asked.push(url.searchParams.get('q')!);
     });
-    await page.goto(server.url('/content/articles/new'));
+    await page.goto(panel.server.url('/content/articles/new'));
     const subject = page.getByRole('combobox', { name: 'Subject' });
     await subject.fill('Ada');
     await eventually(() => page.getByRole('option').allTextContents()).toEqual(['Ada Oldest']);

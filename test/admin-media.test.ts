@@ -1,21 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
+import { expectSuccess } from './support/harness.ts';
 import { distinctPng } from './support/media.ts';
-import { eventually, expectAccessible, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { eventually, expectAccessible, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The media library screen (decisions/0045) in Debian's chromium: files dropped many at once, each
  * with its progress and a refused one named; the details dialog editing alt text; the delete warning
  * naming the entries that use the file; search and the type filter. axe-core on every screen.
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 let page: Page;
 let cspViolations: string[];
 
@@ -28,7 +26,7 @@ interface MediaItem {
 const photoNames = Array.from({ length: 10 }, (_, index) => `photo-${String(index + 1).padStart(2, '0')}.png`);
 
 async function library(query = ''): Promise<MediaItem[]> {
-  return expectSuccess(await t.request('GET', `${api}/media?limit=100${query}`, { token: t.adminToken })).items;
+  return expectSuccess(await panel.t.request('GET', `${api}/media?limit=100${query}`, { token: panel.t.adminToken })).items;
 }
 
 /** The radio inputs are visually hidden (React Aria): a person clicks their labels. */
@@ -65,20 +63,13 @@ async function openTile(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  t = server.t;
-  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string' }, { slug: 'hero', label: 'Hero', type: 'image' }], { label: 'Posts' });
-  browser = await launchChromium();
-  ({ page, cspViolations } = await signedInPage(browser, server, t.admin.id));
+  await createCollection(panel.t, 'posts', [{ slug: 'title', label: 'Title', type: 'string' }, { slug: 'hero', label: 'Hero', type: 'image' }], { label: 'Posts' });
+  ({ page, cspViolations } = await signedInPage(panel.browser, panel.server, panel.t.admin.id));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe('the media library', () => {
   it('uploads ten files dropped at once, each with its progress, and names the one refused while the others go on', async () => {
-    await page.goto(server.url('/'));
+    await page.goto(panel.server.url('/'));
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Media library');
     await eventually(() => page.getByText('No media here.').isVisible()).toBe(true);
@@ -117,7 +108,7 @@ describe('the media library', () => {
 
   it('warns before deleting a file an entry uses, naming the entry, then deletes it', async () => {
     const photo = (await library()).find((candidate) => candidate.filename === 'photo-05.png')!;
-    await createEntry(t, 'posts', { data: { title: 'The harbour at dawn', hero: photo.id } });
+    await createEntry(panel.t, 'posts', { data: { title: 'The harbour at dawn', hero: photo.id } });
     await openTile('photo-05.png');
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete…' }).click();
@@ -127,7 +118,7 @@ describe('the media library', () => {
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await eventually(() => page.getByRole('dialog').count()).toBe(0);
     await eventually(async () => (await tileNames()).includes('photo-05.png')).toBe(false);
-    expect((await t.request('GET', `${api}/media/${photo.id}`, { token: t.adminToken })).status).toBe(404);
+    expect((await panel.t.request('GET', `${api}/media/${photo.id}`, { token: panel.t.adminToken })).status).toBe(404);
   });
 
   it('searches and filters by type, keeping both in the URL', async () => {
@@ -147,14 +138,14 @@ describe('the media library', () => {
     await expectAccessible(page, 'media library filtered');
 
     // The view is the URL's: loading it again shows the same.
-    await page.goto(server.url('/media?type=document'));
+    await page.goto(panel.server.url('/media?type=document'));
     await eventually(tileNames).toEqual(['annual-report.pdf']);
     expect(cspViolations).toEqual([]);
   });
 
   it('opens as the picker from an image field of the editor, and the entry then names the item chosen', async () => {
-    const { id } = await createEntry(t, 'posts', { data: { title: 'With a hero' } });
-    await page.goto(server.url(`/content/posts/${id}`));
+    const { id } = await createEntry(panel.t, 'posts', { data: { title: 'With a hero' } });
+    await page.goto(panel.server.url(`/content/posts/${id}`));
     const hero = page.getByRole('group', { name: 'Hero' });
     await hero.getByRole('button', { name: 'Choose from the media library' }).click();
     const picker = page.getByRole('dialog', { name: 'Choose an image' });
@@ -166,7 +157,7 @@ describe('the media library', () => {
     // The thumbnail at once (its alt text is empty until one is given, so it is presentational).
     await eventually(() => hero.locator('img').getAttribute('src')).toContain('photo-07');
     const [chosen] = await library('&q=photo-07');
-    await eventually(async () => (expectSuccess(await t.request('GET', `${api}/content/posts/${id}`, { token: t.adminToken })).item.data as { hero?: { id?: string } }).hero?.id).toBe(chosen!.id);
+    await eventually(async () => (expectSuccess(await panel.t.request('GET', `${api}/content/posts/${id}`, { token: panel.t.adminToken })).item.data as { hero?: { id?: string } }).hero?.id).toBe(chosen!.id);
     expect(cspViolations).toEqual([]);
   });
 });

@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { sessionCookieName } from '../src/auth/sessions.ts';
 import { builtPanelDir } from '../src/panel/files.ts';
-import { deviceWithPasskeys, launchChromium } from './support/browser.ts';
+import { deviceWithPasskeys } from './support/browser.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
-import { eventually, expectAccessible as expectPageAccessible, startPanelServer, type PanelServer } from './support/panel.ts';
+import { expectSuccess } from './support/harness.ts';
+import { eventually, expectAccessible as expectPageAccessible, panelSuite } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
@@ -19,23 +19,16 @@ import { sessionCookieFor } from './support/sessions.ts';
  * suite's global setup builds when stale), and the panel itself in Debian's chromium driven by
  * playwright-core, found by role and label, with axe-core holding each screen to WCAG 2.1 AA.
  */
-let t: TestApp;
-let server: PanelServer;
-let origin: string;
+const panel = panelSuite();
 const entryCount = 300;
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t, origin } = server);
-  await createCollection(t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true }, { slug: 'rank', label: 'Rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
+  await createCollection(panel.t, 'posts', [{ slug: 'title', label: 'Title', type: 'string', required: true }, { slug: 'rank', label: 'Rank', type: 'integer' }], { label: 'Posts', labelSingular: 'Post' });
   // Every third one published, the rest drafts; titles sort as their numbers do.
   for (let n = 1; n <= entryCount; n++) {
-    await createEntry(t, 'posts', { data: { title: `Post ${String(n).padStart(3, '0')}`, rank: n }, status: n % 3 === 0 ? 'published' : 'draft' });
+    await createEntry(panel.t, 'posts', { data: { title: `Post ${String(n).padStart(3, '0')}`, rank: n }, status: n % 3 === 0 ? 'published' : 'draft' });
   }
 }, 120_000);
-afterAll(async () => {
-  await server?.close();
-});
 
 describe('serving the built panel', () => {
   const indexHtml = () => fs.readFileSync(path.join(builtPanelDir, 'index.html'), 'utf8');
@@ -45,7 +38,7 @@ describe('serving the built panel', () => {
     const file = entryScript();
     expect(file).toMatch(/^\/_cms\/admin\/assets\/index-[\w-]+\.js$/);
     const original = fs.readFileSync(path.join(builtPanelDir, file.slice('/_cms/admin/'.length)));
-    const fetchAs = (acceptEncoding: string | undefined, headers: Record<string, string> = {}) => t.request('GET', file, { headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...headers } });
+    const fetchAs = (acceptEncoding: string | undefined, headers: Record<string, string> = {}) => panel.t.request('GET', file, { headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...headers } });
 
     const brotli = await fetchAs('gzip, deflate, br');
     expect(brotli.status).toBe(200);
@@ -75,17 +68,17 @@ describe('serving the built panel', () => {
 
   it('answers a missing file 404, never the page', async () => {
     for (const missing of ['/_cms/admin/assets/index-missing.js', '/_cms/admin/assets/index-missing.js.br']) {
-      const response = await t.request('GET', missing, { headers: { cookie: await sessionCookieFor(t, t.admin.id) } });
+      const response = await panel.t.request('GET', missing, { headers: { cookie: await sessionCookieFor(panel.t, panel.t.admin.id) } });
       expect(response.status, missing).toBe(404);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     }
   });
 
   it('answers any other path of the panel with its page for a session: never cached, under a strict CSP', async () => {
-    const cookie = await sessionCookieFor(t, t.admin.id);
+    const cookie = await sessionCookieFor(panel.t, panel.t.admin.id);
     const nonces: string[] = [];
     for (const pagePath of ['/_cms/admin/', '/_cms/admin', '/_cms/admin/content/posts?sort=title&order=asc', '/_cms/admin/no/such/screen']) {
-      const response = await t.request('GET', pagePath, { headers: { cookie } });
+      const response = await panel.t.request('GET', pagePath, { headers: { cookie } });
       expect(response.status, pagePath).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -108,7 +101,7 @@ describe('serving the built panel', () => {
   });
 
   it('sends a visit without a session to sign in, to come back to the very page asked for', async () => {
-    const response = await t.request('GET', '/_cms/admin/content/posts?status=draft');
+    const response = await panel.t.request('GET', '/_cms/admin/content/posts?status=draft');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/_cms/sign-in?return=${encodeURIComponent('/_cms/admin/content/posts?status=draft')}`);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -117,8 +110,8 @@ describe('serving the built panel', () => {
   it('says to run npm run build when there is no build (503)', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-no-panel-'));
     try {
-      const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, panelDir: empty });
-      const cookie = await sessionCookieFor(t, t.admin.id);
+      const app = createApp({ config: panel.t.config, db: panel.t.db, storage: panel.t.storage, log: pino({ level: 'silent' }), clock: panel.t.clock, panelDir: empty });
+      const cookie = await sessionCookieFor(panel.t, panel.t.admin.id);
       const response = await app.request('/_cms/admin/content/posts', { headers: { cookie } });
       expect(response.status).toBe(503);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -133,7 +126,6 @@ describe('serving the built panel', () => {
 });
 
 describe('in a browser', () => {
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let author: { user: { id: string } };
@@ -144,33 +136,31 @@ describe('in a browser', () => {
   const rowTitles = () => page.locator('[role=rowgroup].entry-table-body [role=row] [role=cell]:nth-child(2)').allTextContents();
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    ({ context, page } = await deviceWithPasskeys(browser));
+    ({ context, page } = await deviceWithPasskeys(panel.browser));
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
     });
-    author = await t.userWithToken(40, ['content:read', 'content:write'], 'ada@example.com');
+    author = await panel.t.userWithToken(40, ['content:read', 'content:write'], 'ada@example.com');
   }, 60_000);
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
   });
 
   it('sends an unauthenticated visit of a list to sign in with a passkey, then back to that list', { timeout: 60_000 }, async () => {
     // A passkey for the author, added from the account page while a session exists.
-    const [name, value] = (await sessionCookieFor(t, author.user.id)).split('=') as [string, string];
-    expect(name).toBe(sessionCookieName(t.config));
-    await context.addCookies([{ name, value, url: origin }]);
-    await page.goto(`${origin}/_cms/`);
+    const [name, value] = (await sessionCookieFor(panel.t, author.user.id)).split('=') as [string, string];
+    expect(name).toBe(sessionCookieName(panel.t.config));
+    await context.addCookies([{ name, value, url: panel.server.origin }]);
+    await page.goto(`${panel.server.origin}/_cms/`);
     await page.getByLabel('Name of a new passkey').fill('Laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await eventually(() => page.getByRole('status').textContent()).toBe('Passkey added.');
     await context.clearCookies();
 
-    await page.goto(`${origin}/_cms/admin/content/posts`);
-    await page.waitForURL(`${origin}/_cms/sign-in?return=${encodeURIComponent('/_cms/admin/content/posts')}`);
+    await page.goto(`${panel.server.origin}/_cms/admin/content/posts`);
+    await page.waitForURL(`${panel.server.origin}/_cms/sign-in?return=${encodeURIComponent('/_cms/admin/content/posts')}`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await page.waitForURL(`${origin}/_cms/admin/content/posts`);
+    await page.waitForURL(`${panel.server.origin}/_cms/admin/content/posts`);
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Posts');
     await eventually(async () => (await rowTitles()).length).toBeGreaterThan(5);
     await expectAccessible('content list');
@@ -182,7 +172,7 @@ describe('in a browser', () => {
       return response.status;
     }, `${api}/content/posts`);
     expect(created).toBe(201);
-    await page.goto(`${origin}/_cms/admin/`);
+    await page.goto(`${panel.server.origin}/_cms/admin/`);
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
     const counts = page.getByRole('table').getByRole('row', { name: /^Posts/ }).getByRole('cell');
     // Draft, published, scheduled, trash.
@@ -196,7 +186,7 @@ describe('in a browser', () => {
   });
 
   it('lists 300 entries in a virtualized table that loads the next page as it scrolls', { timeout: 60_000 }, async () => {
-    await page.goto(`${origin}/_cms/admin/content/posts?sort=rank&order=asc`);
+    await page.goto(`${panel.server.origin}/_cms/admin/content/posts?sort=rank&order=asc`);
     await eventually(async () => (await rowTitles())[0]).toBe('My own draft');
     const scroller = page.getByRole('region', { name: 'Posts: entries' });
     await eventually(async () => {
@@ -210,7 +200,7 @@ describe('in a browser', () => {
   });
 
   it('sorts by a column and filters by status, both in the URL', { timeout: 60_000 }, async () => {
-    await page.goto(`${origin}/_cms/admin/content/posts`);
+    await page.goto(`${panel.server.origin}/_cms/admin/content/posts`);
     await page.getByRole('button', { name: 'Sort by Title' }).click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'title' && url.searchParams.get('order') === 'asc');
     await eventually(async () => (await rowTitles()).slice(0, 2)).toEqual(['My own draft', 'Post 001']);
@@ -234,8 +224,8 @@ describe('in a browser', () => {
     expect(await page.getByRole('radiogroup', { name: 'Status' }).getByRole('radio', { name: 'Published' }).isChecked()).toBe(true);
 
     // The trash: its own list, in one order (no sort to offer), when each entry was deleted.
-    const [gone] = expectSuccess(await t.request('GET', `${api}/content/posts?orderBy=title&order=asc&limit=1&status=published`, { token: t.adminToken })).items;
-    expectSuccess(await t.request('DELETE', `${api}/content/posts/${gone.id}`, { token: t.adminToken }));
+    const [gone] = expectSuccess(await panel.t.request('GET', `${api}/content/posts?orderBy=title&order=asc&limit=1&status=published`, { token: panel.t.adminToken })).items;
+    expectSuccess(await panel.t.request('DELETE', `${api}/content/posts/${gone.id}`, { token: panel.t.adminToken }));
     await page.getByRole('radiogroup', { name: 'Status' }).getByText('Trash').click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'trash');
     await eventually(() => rowTitles()).toEqual(['Post 003']);
@@ -260,13 +250,13 @@ describe('in a browser', () => {
   });
 
   it('shows a Subscriber no collection, saying their role gives no access to content', { timeout: 60_000 }, async () => {
-    const subscriber = await t.userWithToken(10, ['content:read']);
-    const [name, value] = (await sessionCookieFor(t, subscriber.user.id)).split('=') as [string, string];
-    const reader = await browser.newContext();
+    const subscriber = await panel.t.userWithToken(10, ['content:read']);
+    const [name, value] = (await sessionCookieFor(panel.t, subscriber.user.id)).split('=') as [string, string];
+    const reader = await panel.browser.newContext();
     try {
-      await reader.addCookies([{ name, value, url: origin }]);
+      await reader.addCookies([{ name, value, url: panel.server.origin }]);
       const readerPage = await reader.newPage();
-      await readerPage.goto(`${origin}/_cms/admin/`);
+      await readerPage.goto(`${panel.server.origin}/_cms/admin/`);
       await eventually(() => readerPage.getByRole('main').textContent()).toContain('does not give you access to content');
       expect(await readerPage.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Account']);
     } finally {

@@ -1,24 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { expectSuccess, type TestApp } from './support/harness.ts';
+import { expectSuccess } from './support/harness.ts';
 import { tinyPng, uploadMedia } from './support/media.ts';
-import { eventually, expectAccessible, framesAfterClosing, hasFocus, launchChromium, signedInPage, startPanelServer, type PanelServer } from './support/panel.ts';
+import { eventually, expectAccessible, framesAfterClosing, hasFocus, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The Portable Text field of the entry editor (decisions/0044) in Debian's chromium: what is typed
  * with the toolbar and the keyboard is what the API stores, and what the editor has no editor for
  * (custom blocks, media blocks) comes back exactly as it went in.
  */
-let server: PanelServer;
-let t: TestApp;
-let browser: Browser;
+const panel = panelSuite();
 
 beforeAll(async () => {
-  server = await startPanelServer();
-  ({ t } = server);
   await createCollection(
-    t,
+    panel.t,
     'notes',
     [
       { slug: 'title', label: 'Title', type: 'string', required: true },
@@ -26,13 +22,8 @@ beforeAll(async () => {
     ],
     { label: 'Notes', labelSingular: 'Note' },
   );
-  browser = await launchChromium();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 interface Block {
   _type: string;
@@ -45,7 +36,7 @@ interface Block {
 }
 
 const readBody = async (id: string): Promise<Block[]> => {
-  const response = await t.request('GET', `${api}/content/notes/${id}`, { token: t.adminToken });
+  const response = await panel.t.request('GET', `${api}/content/notes/${id}`, { token: panel.t.adminToken });
   expectSuccess(response);
   return response.body.data.item.data.body;
 };
@@ -79,9 +70,9 @@ async function caretInText(page: Page): Promise<void> {
 
 describe('the Portable Text field', () => {
   it('types headings, marks, a list, a quote and a code block, and the API reads them back as typed', { timeout: 120_000 }, async () => {
-    const { context, page, cspViolations } = await signedInPage(browser, server, t.admin.id);
+    const { context, page, cspViolations } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url('/content/notes/new'));
+      await page.goto(panel.server.url('/content/notes/new'));
       await page.getByLabel('Title').fill('Rich text');
       // The first save gives the entry its address and the screen is mounted again there (the entry
       // editor's doing, decisions/0043): the body is typed once that is done.
@@ -154,10 +145,10 @@ describe('the Portable Text field', () => {
   });
 
   it('links selected text through the link dialog (Ctrl+K) and saves the link', { timeout: 90_000 }, async () => {
-    const { id } = await createEntry(t, 'notes', { data: { title: 'Linked' } });
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { id } = await createEntry(panel.t, 'notes', { data: { title: 'Linked' } });
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url(`/content/notes/${id}`));
+      await page.goto(panel.server.url(`/content/notes/${id}`));
       await editable(page).click();
       await caretInText(page);
       await page.keyboard.type('Read the docs');
@@ -180,7 +171,7 @@ describe('the Portable Text field', () => {
   });
 
   it('keeps a custom block and an image block byte for byte while the text around them is edited', { timeout: 90_000 }, async () => {
-    const image = await uploadMedia(t, await tinyPng('#3a6'), { alt: 'A green square' });
+    const image = await uploadMedia(panel.t, await tinyPng('#3a6'), { alt: 'A green square' });
     const embed = {
       _type: 'embed',
       _key: 'embed1',
@@ -191,12 +182,12 @@ describe('the Portable Text field', () => {
     const table = { _type: 'table', _key: 'table1', rows: [{ _type: 'tableRow', _key: 'row1', cells: [{ _type: 'tableCell', _key: 'cell1', header: true, content: [] }] }] };
     const picture = { _type: 'image', _key: 'image1', id: image.id, url: image.url, alt: 'A green square', width: 4, align: 'wide' };
     const paragraph = (key: string, text: string) => ({ _type: 'block', _key: key, style: 'normal', markDefs: [], children: [{ _type: 'span', _key: `${key}s`, text, marks: [] }] });
-    const { id } = await createEntry(t, 'notes', { data: { title: 'Mixed', body: [paragraph('p1', 'Intro'), embed, picture, paragraph('p2', 'Middle'), table, paragraph('p3', 'End')] } });
+    const { id } = await createEntry(panel.t, 'notes', { data: { title: 'Mixed', body: [paragraph('p1', 'Intro'), embed, picture, paragraph('p2', 'Middle'), table, paragraph('p3', 'End')] } });
     const before = await readBody(id);
 
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url(`/content/notes/${id}`));
+      await page.goto(panel.server.url(`/content/notes/${id}`));
       await eventually(() => page.getByRole('group', { name: 'Block: embed' }).count()).toBe(1);
       await eventually(() => page.getByRole('group', { name: 'Block: table' }).count()).toBe(1);
       await eventually(() => page.getByRole('img', { name: 'A green square' }).count()).toBe(1);
@@ -222,13 +213,13 @@ describe('the Portable Text field', () => {
   });
 
   it('shows an image whose media item was deleted as missing, and keeps the block', { timeout: 60_000 }, async () => {
-    const doomed = await uploadMedia(t, await tinyPng('#c30'), { alt: 'Soon gone' });
+    const doomed = await uploadMedia(panel.t, await tinyPng('#c30'), { alt: 'Soon gone' });
     const picture = { _type: 'image', _key: 'gone1', id: doomed.id, url: doomed.url, alt: 'Soon gone' };
-    const { id } = await createEntry(t, 'notes', { data: { title: 'Missing media', body: [picture] } });
-    expectSuccess(await t.request('DELETE', `${api}/media/${doomed.id}`, { token: t.adminToken }));
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { id } = await createEntry(panel.t, 'notes', { data: { title: 'Missing media', body: [picture] } });
+    expectSuccess(await panel.t.request('DELETE', `${api}/media/${doomed.id}`, { token: panel.t.adminToken }));
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url(`/content/notes/${id}`));
+      await page.goto(panel.server.url(`/content/notes/${id}`));
       await eventually(() => page.getByText(`Missing: the media item ${doomed.url}`).count()).toBe(1);
       await expectAccessible(page, 'Portable Text with a missing image');
       expect((await readBody(id))[0]).toEqual(picture);
@@ -238,10 +229,10 @@ describe('the Portable Text field', () => {
   });
 
   it('is usable from the keyboard alone: Tab into the text, Alt+F10 to the toolbar, arrows and Enter there', { timeout: 90_000 }, async () => {
-    const { id } = await createEntry(t, 'notes', { data: { title: 'Keys' } });
-    const { context, page } = await signedInPage(browser, server, t.admin.id);
+    const { id } = await createEntry(panel.t, 'notes', { data: { title: 'Keys' } });
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
-      await page.goto(server.url(`/content/notes/${id}`));
+      await page.goto(panel.server.url(`/content/notes/${id}`));
       await page.getByLabel('Title').focus();
       // The toolbar is one Tab stop before the text.
       for (let n = 0; n < 10 && !(await hasFocus(toolbar(page).getByRole('button', { name: /^Text style/ }))); n++) await page.keyboard.press('Tab');

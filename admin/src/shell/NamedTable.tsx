@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { ReadState, type Read } from './ReadState';
 
-/** A row as the table shows it: the link that opens the thing (its label), its name, and its facts. */
+/** A row as the table shows it: the link that opens the thing (its label), its name (unique in the list), and its facts. */
 export interface NamedRow {
-  key: string;
   link: ReactNode;
   name: string;
   facts: ReactNode[];
@@ -42,8 +41,8 @@ export function NamedTable<Item>({ label, columns, read, items, none, row }: Pro
             </tr>
           </thead>
           <tbody>
-            {items.map(row).map(({ key, link, name, facts }) => (
-              <tr key={key}>
+            {items.map(row).map(({ link, name, facts }) => (
+              <tr key={name}>
                 <th scope="row">{link}</th>
                 <td>
                   <code>{name}</code>

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { collectionsQuery, meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
+import { FormEnd } from '../../shell/FormEnd';
 import { CollectionFields, changedCollectionBody, type CollectionValues } from './CollectionFields';
 import { FieldForm } from './FieldForm';
 import { FieldList } from './FieldList';
@@ -81,10 +81,7 @@ function EditCollection({ collection, onNotice }: { collection: Collection; onNo
       <h2 id="schema-collection-heading">{t('schema.collection.settings')}</h2>
       <form className="stacked-form" onSubmit={submit}>
         <CollectionFields id="edit-collection" values={values} onChange={setValues} issueAt={at} />
-        {elsewhere && <p role="alert">{elsewhere}</p>}
-        <Button type="submit" className="react-aria-Button primary" isDisabled={save.isPending}>
-          {t('schema.collection.save')}
-        </Button>
+        <FormEnd refusal={elsewhere} submitLabel={t('schema.collection.save')} pending={save.isPending} />
       </form>
     </section>
   );

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf } from '../../api/client';
 import { collectionsQuery, meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
+import { FormEnd } from '../../shell/FormEnd';
 import { NamedTable } from '../../shell/NamedTable';
 import { CollectionFields, newCollectionBody, type CollectionValues } from './CollectionFields';
 import { slugFrom } from '../../slugs';
@@ -35,7 +35,6 @@ export function Collections() {
           items={items}
           none={t('schema.noCollections')}
           row={(collection) => ({
-            key: collection.slug,
             link: (
               <Link to="/schema/$collection" params={{ collection: collection.slug }}>
                 {collection.label}
@@ -90,10 +89,7 @@ function NewCollection() {
             },
           }}
         />
-        {elsewhere && <p role="alert">{elsewhere}</p>}
-        <Button type="submit" className="react-aria-Button primary" isDisabled={create.isPending}>
-          {t('schema.createCollection')}
-        </Button>
+        <FormEnd refusal={elsewhere} submitLabel={t('schema.createCollection')} pending={create.isPending} />
       </form>
     </section>
   );

@@ -34,7 +34,6 @@ export function Sections() {
         items={items}
         none={t('sections.none')}
         row={(section) => ({
-          key: section.id,
           link: (
             <Link to="/sections/$slug" params={{ slug: section.slug }}>
               {section.title}

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { Button } from 'react-aria-components';
 import { api, dataOf, refusalOf } from '../../api/client';
 import { collectionsQuery, meQuery, taxonomiesQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { canShapeSite, isAdmin } from '../../roles';
+import { FormEnd } from '../../shell/FormEnd';
 import { NamedTable } from '../../shell/NamedTable';
 import { TextSetting } from '../../shell/TextSetting';
 import { slugFrom } from '../../slugs';
@@ -32,7 +32,6 @@ export function Taxonomies() {
         items={items}
         none={t('taxonomies.none')}
         row={(taxonomy) => ({
-          key: taxonomy.name,
           link: (
             <Link to="/taxonomies/$name" params={{ name: taxonomy.name }}>
               {taxonomy.label}
@@ -78,10 +77,7 @@ function NewTaxonomy() {
           <input type="checkbox" checked={hierarchical} onChange={(event) => setHierarchical(event.target.checked)} /> {t('taxonomies.hierarchical.choice')}
         </label>
         <CollectionChoice id="new-taxonomy-collections" collections={collections.data?.items ?? []} chosen={chosen} onChange={setChosen} issue={at('collections')} />
-        {elsewhere && <p role="alert">{elsewhere}</p>}
-        <Button type="submit" className="react-aria-Button primary" isDisabled={create.isPending}>
-          {t('taxonomies.create')}
-        </Button>
+        <FormEnd refusal={elsewhere} submitLabel={t('taxonomies.create')} pending={create.isPending} />
       </form>
     </section>
   );

@@ -9,6 +9,7 @@ import { canShapeSite, isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
+import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
 import { messageOf } from '../account/notice';
@@ -161,10 +162,7 @@ function TaxonomySettings({ taxonomy, onNotice }: { taxonomy: Taxonomy; onNotice
       <form className="stacked-form" onSubmit={submit}>
         <TextSetting id="taxonomy-label" label={t('taxonomies.label')} value={label} onChange={setLabel} issue={at('label')} required />
         <CollectionChoice id="taxonomy-collections" collections={collections.data?.items ?? []} chosen={chosen} onChange={setChosen} issue={at('collections')} />
-        {elsewhere && <p role="alert">{elsewhere}</p>}
-        <Button type="submit" className="react-aria-Button primary" isDisabled={save.isPending}>
-          {t('taxonomies.save')}
-        </Button>
+        <FormEnd refusal={elsewhere} submitLabel={t('taxonomies.save')} pending={save.isPending} />
       </form>
       <p>{t('taxonomies.deleteAbout')}</p>
       <ConfirmButton

@@ -25,7 +25,6 @@ export function WidgetAreas() {
         items={items}
         none={t('widgets.none')}
         row={(area) => ({
-          key: area.name,
           link: (
             <Link to="/widget-areas/$name" params={{ name: area.name }}>
               {area.label}
