@@ -1,5 +1,5 @@
 import { useT } from '../i18n/i18n';
-import { messageOf } from '../screens/account/notice';
+import { messageOf } from './notice';
 
 /** What a screen needs of a query to say how its read went. */
 export interface Read {

@@ -5,7 +5,7 @@ import { api, dataOf } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { useDateFormat, useT } from '../../i18n/i18n';
 import { browserLanguage, chooseLanguage, chosenLanguage, languages } from '../../i18n/languages';
-import { messageOf, type Notice } from './notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { addPasskey, browserSupportsPasskeys } from './passkeys';
 import { DeletePasskeyDialog, RenamePasskeyDialog } from './PasskeyDialogs';
 import { grantsQuery, passkeysQuery } from './queries';

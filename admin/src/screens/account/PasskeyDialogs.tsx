@@ -4,7 +4,7 @@ import { Button, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, Moda
 import { api, dataOf, type Schemas } from '../../api/client';
 import { useT } from '../../i18n/i18n';
 import { ConfirmButton } from '../../shell/ConfirmButton';
-import { messageOf, type Notice } from './notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { passkeysQuery } from './queries';
 
 type Passkey = Schemas['Passkey'];

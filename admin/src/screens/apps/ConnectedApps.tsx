@@ -5,7 +5,7 @@ import { meQuery } from '../../api/queries';
 import { useDateFormat, useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
-import { messageOf, type Notice } from '../account/notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { usePeopleNames } from '../people/names';
 import { PersonSelect } from '../people/PersonSelect';
 

@@ -6,7 +6,7 @@ import { meQuery } from '../../api/queries';
 import { useDateFormat, useT } from '../../i18n/i18n';
 import { eventTypes } from '../../events';
 import { isAdmin } from '../../roles';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { PersonSelect } from '../people/PersonSelect';
 import { auditQuery, type AuditFilter } from './queries';
 import type { AuditSearch } from './search';

@@ -5,7 +5,7 @@ import { ApiError, api, dataOf, linesOf, refusalOf, type Schemas } from '../../a
 import { useNumberFormat, useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { firstPeopleQuery } from '../people/queries';
 import type { ImportJob } from './job-words';
 import { collectionsQuery } from '../../api/queries';

@@ -7,7 +7,7 @@ import { useDateFormat, useNumberFormat, useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { jobSummary } from './job-words';
 import { analysesQuery, importJobsQuery } from './queries';
 

@@ -5,7 +5,7 @@ import { Button } from 'react-aria-components';
 import { api, linesOf } from '../../api/client';
 import { useT } from '../../i18n/i18n';
 import type { MessageId } from '../../i18n/en';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { hasStopped, type ImportJob } from './job-words';
 import { Report } from './Report';
 

@@ -11,7 +11,7 @@ import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
 import { indexed } from '../../tree/shape';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { ItemForm } from './ItemForm';
 import { menuQuery, menusQuery } from './queries';
 import './menus.css';

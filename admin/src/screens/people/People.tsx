@@ -8,7 +8,7 @@ import { useDateFormat, useT } from '../../i18n/i18n';
 import { allRoles, isAdmin, roles, type Role } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { FieldIssue } from '../../shell/FieldIssue';
-import { messageOf, type Notice } from '../account/notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { peopleQuery, type PeopleFilter } from './queries';
 import './people.css';
 

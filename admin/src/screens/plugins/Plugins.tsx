@@ -6,7 +6,7 @@ import { meQuery } from '../../api/queries';
 import { useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
 import { FieldIssue } from '../../shell/FieldIssue';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { pluginSettingsQuery, pluginsQuery } from './queries';
 import { formFields, formValues, settingsOf, type FormField, type FormValue, type ObjectSchema } from './schema-form';
 import './plugins.css';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useT } from '../../i18n/i18n';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 
 /** GET /schema as TypeScript: one interface per collection, for a site's own code. */
 async function schemaTypeScript(): Promise<string> {

@@ -5,7 +5,7 @@ import { api, linesOf, type Schemas } from '../../api/client';
 import { collectionsQuery, meQuery } from '../../api/queries';
 import { useNumberFormat, useT } from '../../i18n/i18n';
 import { isAdmin } from '../../roles';
-import { messageOf, type Notice } from '../account/notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { searchStatsQuery } from './queries';
 import './search-index.css';
 

@@ -12,7 +12,7 @@ import { EditDialog } from '../../shell/EditDialog';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { CollectionChoice } from './CollectionChoice';
 import { termTreeQuery } from './queries';
 import { TermForm, type TermNode } from './TermForm';

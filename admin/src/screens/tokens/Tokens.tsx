@@ -9,7 +9,7 @@ import { isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { SecretOnce } from '../../shell/SecretOnce';
-import { messageOf, type Notice } from '../account/notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { usePeopleNames } from '../people/names';
 import { tokensQuery } from './queries';
 import './tokens.css';

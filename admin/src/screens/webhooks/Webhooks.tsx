@@ -11,7 +11,7 @@ import { isAdmin } from '../../roles';
 import { ConfirmButton } from '../../shell/ConfirmButton';
 import { FieldIssue } from '../../shell/FieldIssue';
 import { SecretOnce } from '../../shell/SecretOnce';
-import { messageOf, type Notice } from '../account/notice';
+import { messageOf, type Notice } from '../../shell/notice';
 import { deliveriesQuery, subscriptionsQuery } from './queries';
 import './webhooks.css';
 

@@ -10,7 +10,7 @@ import { ConfirmButton } from '../../shell/ConfirmButton';
 import { DetailScreen, useLeaveDeleted } from '../../shell/DetailScreen';
 import { EditDialog } from '../../shell/EditDialog';
 import { TreeEditor, type Placement } from '../../tree/TreeEditor';
-import { messageOf } from '../account/notice';
+import { messageOf } from '../../shell/notice';
 import { areaQuery, areasQuery } from './queries';
 import { WidgetForm, type Widget } from './WidgetForm';
 
