@@ -6,7 +6,7 @@ import { findUserById } from '../src/users/store.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { generatedExport } from '../test/support/wxr-generator.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
-import { ensureCompiled, freePort, startFolio, startProcess, waitForHttp } from './process.ts';
+import { ensureCompiled, folioNodeFlags, freePort, startFolio, startProcess, waitForHttp } from './process.ts';
 
 /**
  * The import wizard in chromium (issue 33) on a generated export of 10,000 posts: how often the page's
@@ -66,7 +66,8 @@ async function cliImport(workDir: string, file: string, round: number): Promise<
   const databaseUrl = `file:${path.join(workDir, `cli-${round}.db`)}`;
   await withBenchContext(databaseUrl, async () => undefined);
   ensureCompiled();
-  const child = startProcess(['bin/folio.mjs', 'import', 'wxr', file], { DATABASE_URL: databaseUrl, MEDIA_DIR: path.join(workDir, `cli-media-${round}`), LOG_LEVEL: 'warn' });
+  // As a user runs it (the V8 flags of bin/folio.mjs's first line), its progress lines not shown.
+  const child = startProcess([...folioNodeFlags(), 'bin/folio.mjs', 'import', 'wxr', file], { DATABASE_URL: databaseUrl, MEDIA_DIR: path.join(workDir, `cli-media-${round}`), LOG_LEVEL: 'warn' }, { quiet: true });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`folio import wxr exited with ${code}`);
   return jobMs(databaseUrl);

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 /** Server processes for the benchmarks: started from the repository root, with their stderr shown. */
 export const root = path.resolve(import.meta.dirname, '..');
 
-export function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function startProcess(args: string[], env: Record<string, string>, options: { quiet?: boolean } = {}): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', options.quiet ? 'ignore' : 'inherit'] });
   child.on('exit', (code, signal) => {
     if (code !== null && code !== 0) console.error(`${args.join(' ')} exited with ${code ?? signal}`);
   });
