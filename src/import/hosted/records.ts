@@ -97,7 +97,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
   const meta = postMeta(post);
   const terms = postTerms(post);
   const author = post.author ? authorLogin(post.author) : undefined;
-  const date = isoDate(post.date) ?? new Date(0).toISOString();
+  const date = isoDate(post.date);
   const modified = isoDate(post.modified);
   const thumbnail = post.post_thumbnail?.ID ?? (typeof meta._thumbnail_id === 'string' ? meta._thumbnail_id.trim() : undefined);
   const item: NormalizedItem = {
@@ -108,7 +108,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     title: post.title ?? '',
     content: [],
     ...(post.excerpt && post.excerpt.trim() !== '' ? { excerpt: post.excerpt } : {}),
-    date,
+    ...(date ? { date } : {}),
     ...(modified ? { modified } : {}),
     ...(author ? { author } : {}),
     authors: author ? [author] : [],

@@ -23,8 +23,10 @@ import { taxonomyTarget } from './taxonomy-names.ts';
  * once every item exists.
  */
 
+type EntryStatus = 'published' | 'scheduled' | 'draft';
+
 /** DECISIONS §7: how source statuses map; undefined statuses are skipped and counted. */
-const statusMap: Record<string, 'published' | 'scheduled' | 'draft' | undefined> = {
+const statusMap: Record<string, EntryStatus | undefined> = {
   publish: 'published',
   future: 'scheduled',
   draft: 'draft',
@@ -100,7 +102,8 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   if (!failure && checked.issues.length > 0) {
     failure = { cause: checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), original: '' };
   }
-  let entryStatus = status;
+  // A scheduled item with no date has no time to be published at: it waits as a draft.
+  let entryStatus: EntryStatus = status === 'scheduled' && item.date === undefined ? 'draft' : status;
   if (failure) {
     // import.md §2 rule 7: saved as a draft, with what could not be imported kept beside it.
     entryStatus = 'draft';
@@ -112,16 +115,21 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   const { slug, renamedFrom } = await entrySlug(run, batch, tx, collection, item);
   if (renamedFrom !== undefined) batch.notes.push(noteRow(run, 'warning', item.sourceId, title, `slug ${renamedFrom} was taken in ${collection.slug}; renamed to ${slug}`));
   if (item.status === 'private') batch.notes.push(noteRow(run, 'warning', item.sourceId, title, 'private in the source: imported as a draft'));
+  if (item.date === undefined) {
+    batch.notes.push(noteRow(run, 'warning', item.sourceId, title, status === 'scheduled' ? 'no date in the source: dated at the import, and imported as a draft rather than scheduled' : 'no date in the source: dated at the import'));
+  }
   for (const warning of item.warnings) batch.notes.push(noteRow(run, 'warning', item.sourceId, title, warning));
 
   const row = newEntryRow(run.ctx, collection, { slug, locale: run.locale, published: false, values });
-  const modified = item.modified ?? item.date;
+  // An item the source gives no date keeps the row's own: the time of the import.
+  const date = item.date ?? row._created_at;
+  const modified = item.modified ?? date;
   Object.assign(row, {
     _status: entryStatus,
-    _created_at: item.date,
-    _updated_at: modified > item.date ? modified : item.date,
-    _published_at: entryStatus === 'published' ? item.date : null,
-    _scheduled_at: entryStatus === 'scheduled' ? item.date : null,
+    _created_at: date,
+    _updated_at: modified > date ? modified : date,
+    _published_at: entryStatus === 'published' ? date : null,
+    _scheduled_at: entryStatus === 'scheduled' ? date : null,
     _author_id: (item.author !== undefined ? run.authorMapping[item.author] : undefined) ?? run.createdBy,
     _bylines: creditsColumn(await credits(run, batch, tx, item)),
   });

@@ -125,8 +125,8 @@ export interface NormalizedItem {
   title: string;
   content: PortableTextBlock[];
   excerpt?: string;
-  /** Published date (GMT), ISO 8601. */
-  date: string;
+  /** Published date (GMT), ISO 8601; absent when the source has no usable date (the import then dates the entry). */
+  date?: string;
   modified?: string;
   /** The first author's login. */
   author?: string;

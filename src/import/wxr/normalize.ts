@@ -2,8 +2,8 @@ import { isSerialized, unserialize } from 'php-serialize';
 import type { MetaFieldShape } from '../sources/types.ts';
 
 /**
- * WordPress's ways of writing values, made plain: its dates, its percent-encoded slugs and its
- * PHP-serialized meta values.
+ * WordPress's ways of writing values, made plain: its dates (and RSS's), its percent-encoded slugs
+ * and its PHP-serialized meta values.
  */
 
 const zeroDate = /^0000-00-00/;
@@ -14,6 +14,47 @@ export function gmtDate(text: string): string | undefined {
   if (!match || zeroDate.test(text)) return undefined;
   const date = new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}.000Z`);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** RFC 822's named zones, in hours from GMT (its one-letter military zones are left out: their signs were long read both ways). */
+const zoneHours: Record<string, number> = { UT: 0, GMT: 0, Z: 0, EST: -5, EDT: -4, CST: -6, CDT: -5, MST: -7, MDT: -6, PST: -8, PDT: -7 };
+
+const rfc822 = /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4}|\d{2})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s+([+-]\d{4}|[A-Za-z]{1,3})$/;
+
+/**
+ * WordPress's zero date as older PHP wrote it in `pubDate` (`Tue, 30 Nov 1999 00:00:00 +0000`, day 0 of
+ * month 0 of year 0): a date WordPress, first released in 2003, cannot have given a post.
+ */
+const zeroPubDate = Date.UTC(1999, 10, 30);
+
+/**
+ * RSS's `pubDate` (RFC 822: `Fri, 01 Mar 2024 10:00:00 +0000`) as ISO 8601; undefined for anything
+ * else, and for what WordPress writes for a post with no date (`Wed, 30 Nov -0001 00:00:00 +0000`,
+ * or its older zero date).
+ */
+export function rssDate(text: string): string | undefined {
+  const match = rfc822.exec(text.trim());
+  if (!match) return undefined;
+  const [, day = '', monthName = '', yearText = '', hour = '', minute = '', second = '0', zone = ''] = match;
+  const month = months.indexOf(monthName.toLowerCase());
+  // RFC 2822's reading of the two-digit years of RFC 822.
+  const year = yearText.length === 2 ? Number(yearText) + (Number(yearText) < 50 ? 2000 : 1900) : Number(yearText);
+  const offset = zoneMinutes(zone);
+  if (month < 0 || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59 || offset === undefined) return undefined;
+  const local = new Date(Date.UTC(year, month, Number(day), Number(hour), Number(minute), Number(second)));
+  // Date.UTC rolls 31 February over into March and reads years 0-99 as 1900-1999: such a date is no date.
+  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month || local.getUTCDate() !== Number(day)) return undefined;
+  const time = local.getTime() - offset * 60_000;
+  return time === zeroPubDate ? undefined : new Date(time).toISOString();
+}
+
+/** An RFC 822 zone (`+0100`, `GMT`, `EST`) in minutes east of GMT. */
+function zoneMinutes(zone: string): number | undefined {
+  if (/^[+-]\d{4}$/.test(zone)) return (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3)));
+  const hours = zoneHours[zone.toUpperCase()];
+  return hours === undefined ? undefined : hours * 60;
 }
 
 /** WordPress keeps non-Latin slugs percent-encoded (`%e6%97%a5`); Folio keeps them as letters. */

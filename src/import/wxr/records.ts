@@ -39,6 +39,8 @@ export interface WxrItem {
   excerpt: string;
   date: string;
   dateGmt: string;
+  /** RSS's own date of the item (RFC 822), the last resort when WordPress's are missing. */
+  pubDate: string;
   modified: string;
   modifiedGmt: string;
   slug: string;

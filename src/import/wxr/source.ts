@@ -1,6 +1,6 @@
 import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
-import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue } from './normalize.ts';
+import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue, rssDate } from './normalize.ts';
 import { badExport, readWxr } from './reader.ts';
 import type { WxrChannel, WxrItem } from './records.ts';
 
@@ -191,8 +191,16 @@ function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Conver
   }
 }
 
+/**
+ * The item's date: WordPress's GMT one, else its local one (read as GMT, as ever: the export does not
+ * say the site's zone), else RSS's `pubDate`; none at all leaves the importer to date the entry.
+ */
+function dateOf(item: WxrItem): string | undefined {
+  return gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? rssDate(item.pubDate);
+}
+
 function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
-  const date = gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? new Date(0).toISOString();
+  const date = dateOf(item);
   const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
   const values: Record<string, unknown> = {};
   for (const [key, value] of meta) values[key] = metaValue(value);
@@ -204,7 +212,7 @@ function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string
     title: item.title,
     content: [],
     ...(item.excerpt.trim() !== '' ? { excerpt: item.excerpt } : {}),
-    date,
+    ...(date ? { date } : {}),
     ...(modified ? { modified } : {}),
     ...(item.creators[0] ? { author: item.creators[0] } : {}),
     authors: item.creators,

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rssDate } from '../src/import/wxr/normalize.ts';
+import { api, expectCreated } from './support/content.ts';
+import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
+import { finishedJob } from './support/import-checks.ts';
+import { analyze } from './support/wxr.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers as JSON
+
+/** An export of its own site (`site` keys its items, so no test sees another's as already imported) holding `items`. */
+function exportOf(site: string, items: string[]): Buffer {
+  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>${site}</title><link>https://${site}.example</link><wp:wxr_version>1.2</wp:wxr_version>
+${items.join('\n')}
+</channel></rss>`);
+}
+
+/** A post; `inside` is the rest of its elements (dates, meta), as a test wants them. */
+const post = (id: number, slug: string, status: string, inside: string) =>
+  `<item><title>${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>post</wp:post_type><wp:status>${status}</wp:status>` +
+  `<wp:post_name>${slug}</wp:post_name><content:encoded><![CDATA[<p>${slug}</p>]]></content:encoded>${inside}</item>`;
+
+/**
+ * Issue 34, found on real exports: an item's date is WordPress's GMT one, else its local one, else
+ * RSS's `pubDate`, and an item with none is dated at the import with a warning, never at 1970.
+ */
+describe('WordPress import: dates', () => {
+  let t: TestApp;
+  const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
+  const entry = async (slug: string): Promise<Json> => expectSuccess(await request('GET', `/content/posts/${slug}`)).item;
+
+  /** Analyses, prepares (posts into `posts`) and imports the export; the analysis' post type and the report. */
+  async function imported(file: Buffer): Promise<{ postType: Json; report: Json }> {
+    const analysis = expectCreated(await analyze(t, file));
+    expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
+    const job = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMenus: true } }));
+    expect(job.report.failed).toEqual([]);
+    return { postType: analysis.postTypes.find((type: Json) => type.name === 'post'), report: job.report };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("dates an item by WordPress's GMT date, else its local one, else RSS's pubDate, else the import", async () => {
+    // What WordPress writes for a post with no date: the zero date, and RSS's rendering of it (now, and by older PHP).
+    const noDate = (pubDate: string) => `<wp:post_date_gmt>0000-00-00 00:00:00</wp:post_date_gmt><pubDate>${pubDate}</pubDate>`;
+    const { report } = await imported(
+      exportOf('dated', [
+        post(1, 'by-gmt', 'publish', '<wp:post_date>2024-03-01 12:00:00</wp:post_date><wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><pubDate>Sun, 03 Mar 2024 10:00:00 +0000</pubDate>'),
+        post(2, 'by-local', 'publish', '<wp:post_date>2024-04-02 09:30:00</wp:post_date><wp:post_date_gmt>0000-00-00 00:00:00</wp:post_date_gmt><pubDate>Wed, 03 Apr 2024 09:30:00 +0000</pubDate>'),
+        post(3, 'by-pubdate', 'publish', '<pubDate>Tue, 07 May 2024 08:15:00 +0200</pubDate>'),
+        post(4, 'undated', 'publish', noDate('Wed, 30 Nov -0001 00:00:00 +0000')),
+        post(5, 'undated-future', 'future', noDate('Tue, 30 Nov 1999 00:00:00 +0000')),
+      ]),
+    );
+    const importTime = t.clock.now().toISOString();
+    expect(await entry('by-gmt')).toMatchObject({ status: 'published', createdAt: '2024-03-01T10:00:00.000Z', publishedAt: '2024-03-01T10:00:00.000Z' });
+    // The site's local time, read as GMT as before: the export does not say the site's zone.
+    expect(await entry('by-local')).toMatchObject({ status: 'published', createdAt: '2024-04-02T09:30:00.000Z', publishedAt: '2024-04-02T09:30:00.000Z' });
+    expect(await entry('by-pubdate')).toMatchObject({ status: 'published', createdAt: '2024-05-07T06:15:00.000Z', publishedAt: '2024-05-07T06:15:00.000Z' });
+    expect(await entry('undated')).toMatchObject({ status: 'published', createdAt: importTime, updatedAt: importTime, publishedAt: importTime });
+    // Scheduled for no time at all, it would be published at once: it waits as a draft.
+    const future = await entry('undated-future');
+    expect(future).toMatchObject({ status: 'draft', createdAt: importTime });
+    expect(future.scheduledAt).toBeUndefined();
+    expect(report.warnings).toEqual([
+      expect.objectContaining({ sourceId: '4', message: 'no date in the source: dated at the import', entry: { collection: 'posts', id: (await entry('undated')).id } }),
+      expect.objectContaining({ sourceId: '5', message: 'no date in the source: dated at the import, and imported as a draft rather than scheduled' }),
+    ]);
+  });
+});
+
+describe("rssDate: RSS's RFC 822 dates", () => {
+  it('reads numeric and named zones, and two-digit years as RFC 2822 does', () => {
+    expect(rssDate('Tue, 07 May 2024 08:15:00 +0200')).toBe('2024-05-07T06:15:00.000Z');
+    expect(rssDate('7 May 2024 08:15:00 -0130')).toBe('2024-05-07T09:45:00.000Z');
+    expect(rssDate('Tue, 07 May 24 08:15 EST')).toBe('2024-05-07T13:15:00.000Z');
+    expect(rssDate('Fri, 07 May 99 08:15:00 GMT')).toBe('1999-05-07T08:15:00.000Z');
+  });
+
+  it("gives nothing for WordPress's no-date, impossible days and other text", () => {
+    for (const text of ['Mon, 30 Nov -0001 00:00:00 +0000', 'Tue, 30 Nov 1999 00:00:00 +0000', 'Sat, 31 Feb 2024 10:00:00 +0000', 'Tue, 07 May 0024 08:15:00 +0000', '2024-05-07 08:15:00', 'Tue, 07 May 2024 25:00:00 +0000', 'Tue, 07 May 2024 08:15:00 XYZ', '']) {
+      expect(rssDate(text), text).toBeUndefined();
+    }
+  });
+});
