@@ -21,11 +21,17 @@ const post = (id: number, slug: string, status: string, inside: string) =>
   `<item><title>${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>post</wp:post_type><wp:status>${status}</wp:status>` +
   `<wp:post_name>${slug}</wp:post_name><content:encoded><![CDATA[<p>${slug}</p>]]></content:encoded>${inside}</item>`;
 
+const meta = (key: string, value: string) => `<wp:postmeta><wp:meta_key><![CDATA[${key}]]></wp:meta_key><wp:meta_value><![CDATA[${value}]]></wp:meta_value></wp:postmeta>`;
+
+/** What WordPress writes as an enclosure: the file's URL, its length and its type, a line each. */
+const enclosure = (file: string, length: number) => `https://media.example/${file}\n${length}\naudio/mpeg\n`;
+
 /**
  * Issue 34, found on real exports: an item's date is WordPress's GMT one, else its local one, else
- * RSS's `pubDate`, and an item with none is dated at the import with a warning, never at 1970.
+ * RSS's `pubDate`, and an item with none is dated at the import with a warning, never at 1970; a
+ * custom field repeated on an item keeps every value, in order.
  */
-describe('WordPress import: dates', () => {
+describe('WordPress import: dates and repeated custom fields', () => {
   let t: TestApp;
   const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
   const entry = async (slug: string): Promise<Json> => expectSuccess(await request('GET', `/content/posts/${slug}`)).item;
@@ -72,6 +78,32 @@ describe('WordPress import: dates', () => {
       expect.objectContaining({ sourceId: '4', message: 'no date in the source: dated at the import', entry: { collection: 'posts', id: (await entry('undated')).id } }),
       expect.objectContaining({ sourceId: '5', message: 'no date in the source: dated at the import, and imported as a draft rather than scheduled' }),
     ]);
+  });
+
+  it('keeps every value of a custom field repeated on an item, in order; a key seen once stays a value', async () => {
+    const { postType } = await imported(
+      exportOf('repeats', [
+        post(1, 'podcast', 'publish', '<wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt>' + meta('enclosure', enclosure('one.mp3', 100)) + meta('_wp_old_slug', 'first-name') + meta('rating', '4') + meta('enclosure', enclosure('two.mp3', 200)) + meta('_wp_old_slug', 'second-name')),
+        post(2, 'single', 'publish', '<wp:post_date_gmt>2024-03-02 10:00:00</wp:post_date_gmt>' + meta('enclosure', enclosure('three.mp3', 300)) + meta('_wp_old_slug', 'old-name') + meta('rating', '5')),
+        // A menu item's link, read as one value, is the first (as WordPress reads a repeated key).
+        `<item><title>Listen</title><wp:post_id>3</wp:post_id><wp:post_type>nav_menu_item</wp:post_type><wp:status>publish</wp:status><wp:menu_order>1</wp:menu_order>` +
+          `<category domain="nav_menu" nicename="shows"><![CDATA[Shows]]></category>${meta('_menu_item_type', 'custom')}${meta('_menu_item_menu_item_parent', '0')}` +
+          `${meta('_menu_item_url', 'https://first.example/listen')}${meta('_menu_item_url', 'https://second.example/listen')}</item>`,
+      ]),
+    );
+    // A field one of whose items holds several values holds JSON.
+    expect(postType.fieldsToAdd).toEqual(expect.arrayContaining([{ slug: 'enclosure', label: 'enclosure', type: 'json' }, { slug: 'rating', label: 'rating', type: 'integer' }]));
+
+    const podcast = await entry('podcast');
+    expect(podcast.data.enclosure).toEqual([enclosure('one.mp3', 100), enclosure('two.mp3', 200)]);
+    expect(podcast.data.meta).toEqual({ _wp_old_slug: ['first-name', 'second-name'] });
+    expect(podcast.data.rating).toBe(4);
+    const single = await entry('single');
+    expect(single.data.enclosure).toBe(enclosure('three.mp3', 300));
+    expect(single.data.meta).toEqual({ _wp_old_slug: 'old-name' });
+
+    const menu = expectSuccess(await request('GET', '/menus/shows')).item;
+    expect(menu.items).toEqual([expect.objectContaining({ type: 'custom', url: 'https://first.example/listen' })]);
   });
 });
 

@@ -256,7 +256,7 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
 
     // What the items became: statuses, terms with parents, bylines, custom fields, page hierarchy.
     const sunset = expectSuccess(await request('GET', '/content/posts/sunset')).item;
-    expect(sunset).toMatchObject({ status: 'published', data: { title: 'Sunset over the bay', subtitle: 'A first evening' } });
+    expect(sunset).toMatchObject({ status: 'published', data: { title: 'Sunset over the bay', subtitle: 'A first evening', meta: { _wp_old_slug: ['sunset-draft', 'evening'] } } });
     expect(sunset.bylines).toHaveLength(1);
     const byline = expectSuccess(await request('GET', `/bylines/${sunset.primaryBylineId}`)).item;
     expect(byline.displayName).toBe('Alice Author');

@@ -89,6 +89,9 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
         metadata: [
           { key: 'subtitle', value: 'A first evening' },
           { key: '_edit_last', value: '1' },
+          // WordPress keeps every slug a post had, one row each: a key that repeats.
+          { key: '_wp_old_slug', value: 'sunset-draft' },
+          { key: '_wp_old_slug', value: 'evening' },
         ],
         content: `<!-- wp:paragraph --><p>What a <a href="${files()}/harbour.png">harbour</a>.</p><!-- /wp:paragraph -->
 <!-- wp:image {"id":501,"sizeSlug":"medium"} --><figure class="wp-block-image size-medium"><img src="${files()}/sunset-300x200.png" alt="Sunset" class="wp-image-501"/></figure><!-- /wp:image -->`,

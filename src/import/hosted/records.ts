@@ -1,4 +1,4 @@
-import { decodeSlug, metaValue } from '../wxr/normalize.ts';
+import { decodeSlug, firstMetaValues, metaByKey, metaRecord, metaValue } from '../wxr/normalize.ts';
 import { withContent, type Convert } from '../sources/shared.ts';
 import type { AttachmentRef, NormalizedItem, NormalizedTerm } from '../sources/types.ts';
 
@@ -77,11 +77,12 @@ function isoDate(text: string | undefined): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-/** The post's custom fields by key; values the API gives as text are decoded like an export's (PHP-serialized ones too). */
+/** A value the API gives as text is decoded like an export's (PHP-serialized ones too). */
+const apiMetaValue = (value: unknown): unknown => (typeof value === 'string' ? metaValue(value) : value);
+
+/** The post's custom fields by key, a repeated key's values in an array, as an export's are. */
 export function postMeta(post: WpcomPost): Record<string, unknown> {
-  const meta: Record<string, unknown> = {};
-  for (const { key, value } of post.metadata || []) meta[key] = typeof value === 'string' ? metaValue(value) : value;
-  return meta;
+  return metaRecord(metaByKey(post.metadata || []), apiMetaValue);
 }
 
 /** Terms of every taxonomy the post has (post formats too, as an export has them). */
@@ -94,12 +95,15 @@ export function parentOf(post: WpcomPost): string | undefined {
 }
 
 export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert): NormalizedItem {
-  const meta = postMeta(post);
+  const metaValues = metaByKey(post.metadata || []);
+  // What is read as one value, WordPress reads as the key's first.
+  const single = firstMetaValues(metaValues);
   const terms = postTerms(post);
   const author = post.author ? authorLogin(post.author) : undefined;
   const date = isoDate(post.date);
   const modified = isoDate(post.modified);
-  const thumbnail = post.post_thumbnail?.ID ?? (typeof meta._thumbnail_id === 'string' ? meta._thumbnail_id.trim() : undefined);
+  const thumbnailId = single.get('_thumbnail_id');
+  const thumbnail = post.post_thumbnail?.ID ?? (typeof thumbnailId === 'string' ? thumbnailId.trim() : undefined);
   const item: NormalizedItem = {
     sourceId: String(post.ID),
     postType: post.type,
@@ -115,7 +119,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     categories: terms.filter((term) => term.taxonomy === 'category').map((term) => term.name),
     tags: terms.filter((term) => term.taxonomy === 'post_tag').map((term) => term.name),
     terms,
-    meta,
+    meta: metaRecord(metaValues, apiMetaValue),
     ...(thumbnail ? { featuredImage: String(thumbnail) } : {}),
     ...(parentOf(post) ? { parent: parentOf(post) } : {}),
     ...(post.menu_order ? { menuOrder: post.menu_order } : {}),
@@ -123,8 +127,8 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     commentCount: post.discussion?.comment_count ?? 0,
     warnings: [],
   };
-  const footnotes = typeof meta.footnotes === 'string' ? meta.footnotes : undefined;
-  return withContent(item, post.content ?? '', { siteUrl, ...(footnotes ? { footnotes } : {}) }, convert);
+  const footnotes = single.get('footnotes');
+  return withContent(item, post.content ?? '', { siteUrl, ...(typeof footnotes === 'string' && footnotes ? { footnotes } : {}) }, convert);
 }
 
 /** Categories name their parent by ID; terms name theirs by slug (as an export does), so the IDs are looked up. */

@@ -135,6 +135,7 @@ export interface NormalizedItem {
   tags: string[];
   /** Every term by taxonomy (`category`, `post_tag`, custom ones), by term slug. */
   terms: { taxonomy: string; slug: string; name: string }[];
+  /** Custom fields by key; a key the source repeats on the item holds the array of its values, in order. */
   meta: Record<string, unknown>;
   featuredImage?: string;
   parent?: string;

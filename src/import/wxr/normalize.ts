@@ -2,8 +2,8 @@ import { isSerialized, unserialize } from 'php-serialize';
 import type { MetaFieldShape } from '../sources/types.ts';
 
 /**
- * WordPress's ways of writing values, made plain: its dates (and RSS's), its percent-encoded slugs
- * and its PHP-serialized meta values.
+ * WordPress's ways of writing values, made plain: its dates (and RSS's), its percent-encoded slugs,
+ * its repeatable meta keys and its PHP-serialized meta values.
  */
 
 const zeroDate = /^0000-00-00/;
@@ -87,6 +87,30 @@ function plain(value: unknown): unknown {
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.every(([key], index) => key === String(index))) return entries.map(([, item]) => plain(item));
   return Object.fromEntries(entries.map(([key, item]) => [key, plain(item)]));
+}
+
+/**
+ * An item's meta values by key, in the source's order: WordPress lets a key repeat on one post (an
+ * `enclosure` per linked media file, an `_wp_old_slug` per slug it had), and every value counts.
+ */
+export function metaByKey<V>(pairs: Iterable<{ key: string; value: V }>): Map<string, V[]> {
+  const byKey = new Map<string, V[]>();
+  for (const { key, value } of pairs) {
+    const values = byKey.get(key);
+    if (values) values.push(value);
+    else byKey.set(key, [value]);
+  }
+  return byKey;
+}
+
+/** Each key's value as WordPress reads one (`get_post_meta` with `$single`): its first. */
+export function firstMetaValues<V>(byKey: ReadonlyMap<string, readonly V[]>): Map<string, V> {
+  return new Map([...byKey].map(([key, values]) => [key, values[0]!]));
+}
+
+/** The meta as an entry keeps it: a key seen once holds its decoded value, a repeated key the array of its decoded values in order. */
+export function metaRecord<V>(byKey: ReadonlyMap<string, readonly V[]>, decode: (value: V) => unknown): Record<string, unknown> {
+  return Object.fromEntries([...byKey].map(([key, values]) => [key, values.length === 1 ? decode(values[0]!) : values.map(decode)]));
 }
 
 /** Meta keys that become fields must be field slugs; others go into the `meta` JSON field. */

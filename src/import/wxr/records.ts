@@ -54,6 +54,7 @@ export interface WxrItem {
   /** `dc:creator`: author logins, in order. */
   creators: string[];
   terms: { taxonomy: string; slug: string; name: string }[];
+  /** `wp:postmeta` in file order; a key may repeat. */
   meta: { key: string; value: string }[];
   commentCount: number;
 }

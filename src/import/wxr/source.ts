@@ -1,6 +1,6 @@
 import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
-import { agreeingType, decodeSlug, gmtDate, metaFieldSlug, metaValue, rssDate } from './normalize.ts';
+import { agreeingType, decodeSlug, firstMetaValues, gmtDate, metaByKey, metaFieldSlug, metaRecord, metaValue, rssDate } from './normalize.ts';
 import { badExport, readWxr } from './reader.ts';
 import type { WxrChannel, WxrItem } from './records.ts';
 
@@ -23,10 +23,6 @@ function sourceKeyOf(channel: WxrChannel): string {
 
 function siteUrlOf(channel: WxrChannel): string {
   return (channel.baseBlogUrl || channel.link || channel.baseSiteUrl).replace(/\/+$/, '');
-}
-
-function metaMap(item: WxrItem): Map<string, string> {
-  return new Map(item.meta.map(({ key, value }) => [key, value]));
 }
 
 export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
@@ -105,9 +101,10 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
         authors.set(login, author);
       }
       for (const term of item.terms) if (term.taxonomy !== 'nav_menu') taxonomy(term.taxonomy).terms.add(term.slug);
-      for (const { key, value } of item.meta) {
-        if (key.startsWith('_') || metaFieldSlug(key) === undefined) continue;
-        type.meta.set(key, agreeingType(type.meta.get(key), metaValue(value)));
+      // A repeated key's values come as an array, as the entry will hold them: its field is then JSON.
+      const fieldMeta = item.meta.filter(({ key }) => !key.startsWith('_') && metaFieldSlug(key) !== undefined);
+      for (const [key, value] of Object.entries(metaRecord(metaByKey(fieldMeta), metaValue))) {
+        type.meta.set(key, agreeingType(type.meta.get(key), value));
       }
     }
   }
@@ -166,7 +163,9 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
 }
 
 function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Convert): Generator<ImportRecord> {
-  const meta = metaMap(item);
+  const metaValues = metaByKey(item.meta);
+  // What the importer reads as one value (a thumbnail, a menu item's target), WordPress reads as the key's first.
+  const meta = firstMetaValues(metaValues);
   if (item.postType === 'attachment') {
     const alt = meta.get('_wp_attachment_image_alt');
     yield {
@@ -187,7 +186,7 @@ function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Conver
     const { blocks } = convertPostContent(item.content, { siteUrl });
     yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
   } else if (!Object.hasOwn(notContent, item.postType)) {
-    yield { kind: 'item', item: normalizeItem(item, meta, siteUrl, convertPostContent) };
+    yield { kind: 'item', item: normalizeItem(item, metaValues, meta, siteUrl, convertPostContent) };
   }
 }
 
@@ -199,11 +198,9 @@ function dateOf(item: WxrItem): string | undefined {
   return gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? rssDate(item.pubDate);
 }
 
-function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
+function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
   const date = dateOf(item);
   const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of meta) values[key] = metaValue(value);
   const normalized: NormalizedItem = {
     sourceId: item.id,
     postType: item.postType,
@@ -219,7 +216,7 @@ function normalizeItem(item: WxrItem, meta: Map<string, string>, siteUrl: string
     categories: item.terms.filter((term) => term.taxonomy === 'category').map((term) => term.name),
     tags: item.terms.filter((term) => term.taxonomy === 'post_tag').map((term) => term.name),
     terms: item.terms.filter((term) => term.taxonomy !== 'nav_menu').map((term) => ({ taxonomy: term.taxonomy, slug: term.slug, name: term.name })),
-    meta: values,
+    meta: metaRecord(metaValues, metaValue),
     ...(meta.get('_thumbnail_id') ? { featuredImage: meta.get('_thumbnail_id')!.trim() } : {}),
     ...(item.parent !== '' && item.parent !== '0' ? { parent: item.parent } : {}),
     ...(item.menuOrder !== '' && item.menuOrder !== '0' ? { menuOrder: Number(item.menuOrder) } : {}),
