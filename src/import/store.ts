@@ -95,17 +95,16 @@ export async function insertNotes(db: Db, rows: NoteRow[]): Promise<void> {
   await db.kysely.insertInto('import_notes').values(rows).execute();
 }
 
-/** Source ids among `sourceIds` this job has noted as skipped, failed or already there: handled. */
-export async function notedSourceIds(db: Db, jobId: string, sourceIds: readonly string[]): Promise<Set<string>> {
-  if (sourceIds.length === 0) return new Set();
-  const rows = await db.kysely
+/** The notes this job wrote of these source items as skipped, failed or already there: handled. */
+export async function handledNotes(db: Db, jobId: string, sourceIds: readonly string[]): Promise<Pick<NoteRow, 'source_id' | 'kind' | 'message'>[]> {
+  if (sourceIds.length === 0) return [];
+  return db.kysely
     .selectFrom('import_notes')
-    .select('source_id')
+    .select(['source_id', 'kind', 'message'])
     .where('job_id', '=', jobId)
     .where('kind', 'in', ['skipped', 'failed', 'existing'])
     .where('source_id', 'in', [...sourceIds])
     .execute();
-  return new Set(rows.map((row) => row.source_id));
 }
 
 export async function listNotes(db: Db, jobId: string): Promise<NoteRow[]> {

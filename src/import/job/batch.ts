@@ -46,6 +46,8 @@ function sourceIdOf(record: ImportRecord): string {
       return record.menuItem.sourceId;
     case 'attachment':
       return record.attachment.sourceId;
+    case 'skipped':
+      return record.sourceId;
     default:
       return '';
   }
@@ -53,31 +55,42 @@ function sourceIdOf(record: ImportRecord): string {
 
 function titleOf(record: ImportRecord): string | null {
   if (record.kind === 'item') return record.item.title || null;
+  if (record.kind === 'skipped') return record.title || null;
   if (record.kind === 'section') return record.section.title;
   if (record.kind === 'menuItem') return record.menuItem.label || null;
   return null;
 }
 
-/** Records of the batch this run still has to write: those no run of this source wrote, nor this job noted. */
+/**
+ * Records of the batch this run still has to write: those no run of this source wrote, nor this job
+ * noted. A record the source set aside has no checkpoint but its note, told apart from the notes of
+ * the item that stands for its id (which the source gives before it) by its reason.
+ */
 async function pending(run: ImportRun, records: ImportRecord[]): Promise<{ todo: ImportRecord[]; existing: ImportRecord[] }> {
   const db = run.ctx.db;
   const byKind = new Map<string, string[]>();
   for (const record of records) {
-    const kind = checkpointKind(record)!;
-    byKind.set(kind, [...(byKind.get(kind) ?? []), sourceIdOf(record)]);
+    const kind = checkpointKind(record);
+    if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), sourceIdOf(record)]);
   }
   const done = new Map<string, store.ImportItemRow>();
   for (const [kind, ids] of byKind) for (const [id, row] of await store.importedIds(db, run.sourceKey, kind, ids)) done.set(`${kind}:${id}`, row);
-  const noted = await store.notedSourceIds(db, run.jobId, records.map(sourceIdOf));
+  const notes = await store.handledNotes(db, run.jobId, records.map(sourceIdOf));
+  const noted = new Set(notes.map((note) => note.source_id));
+  const setAsideNoted = new Set(notes.filter((note) => note.kind === 'skipped').map((note) => `${note.source_id} ${note.message}`));
   const todo: ImportRecord[] = [];
   const existing: ImportRecord[] = [];
   const seen = new Set<string>();
   for (const record of records) {
-    // An export that lists an item twice: the first one is imported.
+    if (record.kind === 'skipped') {
+      if (!setAsideNoted.has(`${record.sourceId} ${record.reason}`)) todo.push(record);
+      continue;
+    }
+    // A source that lists an item twice (the wxr source sets its own twins aside itself): the first one is imported.
     const key = `${checkpointKind(record)}:${sourceIdOf(record)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const row = done.get(`${checkpointKind(record)}:${sourceIdOf(record)}`);
+    const row = done.get(key);
     if (row && row.job_id !== run.jobId && !noted.has(sourceIdOf(record))) existing.push(record);
     else if (!row && !noted.has(sourceIdOf(record))) todo.push(record);
   }
@@ -179,6 +192,9 @@ async function writeRecord(run: ImportRun, batch: BatchOutput, tx: Transaction, 
       return;
     case 'attachment':
       batch.items.push(itemRow(run, 'attachment', record.attachment.sourceId, '', { data: record.attachment }));
+      return;
+    case 'skipped':
+      batch.notes.push(noteRow(run, 'skipped', record.sourceId, record.title || null, record.reason));
       return;
     default:
       return;

@@ -37,10 +37,12 @@ export const importKind: JobKind<ImportPayload> = { kind: 'import.run', payload:
 /** How many items the analysis counted: what the progress counts up to. */
 export function totalOf(summary: SourceAnalysis): number {
   const { attachments } = summary;
-  const skippedByStatus = summary.skipped.filter((entry) => entry.postType.includes('(')).reduce((sum, entry) => sum + entry.count, 0);
+  // Skipped items that still pass through the batches to be named in the report (a status not imported,
+  // a duplicate set aside) are listed as `type (why)`; internal types are not.
+  const skippedInBatches = summary.skipped.filter((entry) => entry.postType.includes('(')).reduce((sum, entry) => sum + entry.count, 0);
   return (
     summary.postTypes.reduce((sum, type) => sum + type.count, 0) +
-    skippedByStatus +
+    skippedInBatches +
     attachments.images + attachments.video + attachments.audio + attachments.other +
     summary.menus.reduce((sum, menu) => sum + menu.items, 0) +
     summary.reusableBlocks

@@ -155,6 +155,7 @@ export type ImportRecord =
   | { kind: 'menuItem'; menuItem: NormalizedMenuItem }
   | { kind: 'section'; section: { sourceId: string; slug: string; title: string; content: PortableTextBlock[] } }
   | { kind: 'attachment'; attachment: AttachmentRef }
+  /** An item of the source that is not imported (a duplicate of another, say): the report names it as skipped, with the reason. */
   | { kind: 'skipped'; sourceId: string; title: string; postType: string; reason: string };
 
 export interface ImportSource {

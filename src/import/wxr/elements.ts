@@ -128,8 +128,8 @@ const itemProse: ReadonlySet<string> = new Set(['title', 'content', 'excerpt']);
  * (`dc:creator`), its meta (`wp:postmeta`, a key and a value) and how many comments it has
  * (`wp:comment`, whose content is not read). Inside a meta or a comment, nothing else counts.
  */
-function readItem(): RecordReader {
-  const item = emptyItem();
+function readItem(line: number): RecordReader {
+  const item = emptyItem(line);
   let meta: { key: string; value: string } | undefined;
   let inComment = false;
   return {
@@ -159,16 +159,13 @@ function readItem(): RecordReader {
         fill(item, itemFields, name, text, itemProse);
       }
     },
-    done() {
-      // WordPress's own default for an item that names no type.
-      if (item.postType === '') item.postType = 'post';
-      return { kind: 'item', item };
-    },
+    done: () => ({ kind: 'item', item }),
   };
 }
 
-function emptyItem(): WxrItem {
+function emptyItem(line: number): WxrItem {
   return {
+    line,
     id: '',
     title: '',
     link: '',
@@ -195,8 +192,8 @@ function emptyItem(): WxrItem {
   };
 }
 
-/** The channel's children that are records, by element: each starts a reader of its record. */
-export const recordReaders: ReadonlyMap<string, () => RecordReader> = new Map([
+/** The channel's children that are records, by element: each starts a reader of its record, told the line it opens on. */
+export const recordReaders: ReadonlyMap<string, (line: number) => RecordReader> = new Map([
   ['wp:author', readAuthor],
   ['wp:category', () => readTerm('category')],
   ['wp:tag', () => readTerm('post_tag')],

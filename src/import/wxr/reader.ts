@@ -62,7 +62,8 @@ class WxrDocument {
   /** The author, term or item being read, if any: its element is a child of the channel. */
   private record: RecordReader | undefined;
 
-  openTag(tag: SaxesTagNS): void {
+  /** `line`: the line the tag is on. */
+  openTag(tag: SaxesTagNS, line: number): void {
     const name = qualified(tag);
     const depth = this.open.length;
     if (depth === 0) {
@@ -74,7 +75,7 @@ class WxrDocument {
       const startRecord = recordReaders.get(name);
       if (startRecord) {
         this.sendChannel();
-        this.record = startRecord();
+        this.record = startRecord(line);
       }
     } else {
       this.record?.open?.(name, attributesOf(tag), depth === 3);
@@ -137,7 +138,7 @@ export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>
   parser.on('doctype', () => {
     throw badExport('The file has a DOCTYPE: entity declarations are refused (a WordPress export has none)');
   });
-  parser.on('opentag', (tag) => document.openTag(tag as SaxesTagNS));
+  parser.on('opentag', (tag) => document.openTag(tag as SaxesTagNS, parser.line));
   parser.on('text', (chunk) => document.addText(chunk));
   parser.on('cdata', (chunk) => document.addText(chunk));
   parser.on('closetag', () => document.closeTag());

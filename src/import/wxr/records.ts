@@ -31,6 +31,8 @@ export interface WxrTerm {
 }
 
 export interface WxrItem {
+  /** The line its `<item>` tag is on: how the report points at an item in the file. */
+  line: number;
   id: string;
   title: string;
   link: string;
@@ -47,6 +49,7 @@ export interface WxrItem {
   status: string;
   parent: string;
   menuOrder: string;
+  /** Empty when the item names none: duplicates.ts judges it partial, then gives it WordPress's default, `post`. */
   postType: string;
   password: string;
   sticky: string;

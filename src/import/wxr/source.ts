@@ -1,7 +1,8 @@
 import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
+import { readOnePerId, type SetAsideCause } from './duplicates.ts';
 import { agreeingType, decodeSlug, firstMetaValues, gmtDate, metaByKey, metaFieldSlug, metaRecord, metaValue, rssDate } from './normalize.ts';
-import { badExport, readWxr } from './reader.ts';
+import { badExport } from './reader.ts';
 import type { WxrChannel, WxrItem } from './records.ts';
 
 /**
@@ -25,6 +26,13 @@ function siteUrlOf(channel: WxrChannel): string {
   return (channel.baseBlogUrl || channel.link || channel.baseSiteUrl).replace(/\/+$/, '');
 }
 
+/** Items set aside (duplicates.ts), as the analysis counts them: among the skipped, one line per cause and post type. */
+const setAsideReasons: Record<SetAsideCause, string> = {
+  'no post id': 'items without a post id (wp:post_id), by which items are imported',
+  duplicate: 'a second item with the post id of another: the first is imported',
+  'partial duplicate': 'a partial item (no post type or status) with the post id of another: the complete one is imported',
+};
+
 export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
   let channel: WxrChannel | undefined;
   const postTypes = new Map<string, PostTypeAnalysis & { ids: Set<string>; parents: string[]; meta: Map<string, ReturnType<typeof agreeingType>> }>();
@@ -46,8 +54,9 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
     skipped.set(postType, entry);
   };
 
-  for await (const record of readWxr(await fileOf(input))) {
+  for await (const record of readOnePerId(() => fileOf(input))) {
     if (record.kind === 'channel') channel = record.channel;
+    else if (record.kind === 'setAside') skip(`${record.item.postType} (${record.cause})`, setAsideReasons[record.cause]);
     else if (record.kind === 'author') {
       authors.set(record.author.login, { login: record.author.login, displayName: record.author.displayName || record.author.login, email: record.author.email, posts: 0 });
     } else if (record.kind === 'term') {
@@ -130,15 +139,19 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
 
 /**
  * The records of the export, normalized: authors and terms (from the channel, before the first
- * item), then items, menu items, reusable blocks and attachments in file order.
+ * item), then items, menu items, reusable blocks and attachments in file order, one per post id
+ * (partial items that stand for their id last), and a `skipped` record for each item set aside.
  */
 export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord> {
   // Loaded on the first import, not with every process that registers the source (the CLI's start).
   const { convertPostContent } = await import('../convert/index.ts');
   let siteUrl = '';
-  for await (const record of readWxr(await fileOf(input))) {
+  for await (const record of readOnePerId(() => fileOf(input))) {
     if (record.kind === 'channel') siteUrl = siteUrlOf(record.channel);
-    else if (record.kind === 'author') {
+    else if (record.kind === 'setAside') {
+      const { item, reason } = record;
+      yield { kind: 'skipped', sourceId: item.id, title: item.title, postType: item.postType, reason };
+    } else if (record.kind === 'author') {
       const { author } = record;
       yield { kind: 'author', author: { sourceId: author.login, login: author.login, displayName: author.displayName || author.login, ...(author.email ? { email: author.email } : {}) } };
     } else if (record.kind === 'term') {
