@@ -25,6 +25,21 @@ const externalEntity = `<?xml version="1.0"?>
 
 const namespaces = 'xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/"';
 
+/**
+ * An `&` written bare in a title on line 4, character 18 (issue 34): the parser alone would report it lines
+ * later, where the next `;` ends what it takes for an entity name. The one in CDATA is text.
+ */
+const bareAmpersand = `<?xml version="1.0"?>
+<rss version="2.0" ${namespaces}>
+<channel><title>Ampersand</title><wp:wxr_version>1.2</wp:wxr_version>
+<item><title>Tom & Jerry</title><wp:post_id>1</wp:post_id>
+<content:encoded><![CDATA[<p>R&D, in CDATA</p>]]></content:encoded></item>
+${Array.from({ length: 30 }, (_, index) => `<item><title>Post ${index} &amp; more</title><wp:post_id>${index + 2}</wp:post_id></item>`).join('\n')}
+</channel></rss>`;
+
+/** What a file that is not XML at all looks like it is, and where an export comes from. */
+const notAnExport = (kind: string) => new RegExp(`looks like ${kind}, not a WordPress export\\. A WordPress export is an \\.xml file, made in WordPress under Tools → Export`);
+
 /** A generated site's export (test/support/wxr-generator.ts): small, and well formed until a case breaks it. */
 const siteExport = generatedSite({ site: 'https://bad-input.example.com' });
 /** A generated export of about 400 kB, larger than a cut-off body and than a 64 kB upload limit. */
@@ -53,16 +68,21 @@ describe('WordPress import: bad input and access', () => {
 
   const cases: [string, () => Uint8Array, RegExp][] = [
     ['an empty file', () => new Uint8Array(), /empty/],
-    ['text that is not XML', () => Buffer.from('Dear WordPress, this is a letter, not an export.'), /Malformed XML/],
+    ['text that is not XML', () => Buffer.from('Dear WordPress, this is a letter, not an export.'), notAnExport('plain text')],
+    ['a Markdown file', () => Buffer.from('# Our trip\n\nWe went to *Paris* & saw [the tower](https://example.com/tower).\n\n- day one\n- day two\n'), notAnExport('Markdown')],
+    ['a JSON file', () => Buffer.from('{"posts": [{"title": "Hello", "status": "publish"}]}'), notAnExport('JSON')],
+    ['an HTML page', () => Buffer.from('<!DOCTYPE html>\n<html lang="en"><head><title>My blog</title></head><body><p>Hello & welcome</p></body></html>\n'), notAnExport('an HTML page')],
+    ['a ZIP archive', () => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(60, 1)]), /looks like a ZIP archive \(unzip it and upload the \.xml file it holds\), not a WordPress export/],
+    ['an unescaped & in a title', () => Buffer.from(bareAmpersand), /^Malformed XML at line 4, character 18: an & that begins no character reference/],
     ['XML that is not an export', () => Buffer.from('<?xml version="1.0"?><html><body>hi</body></html>'), /root element is <html>/],
     ['an RSS feed without a channel', () => Buffer.from('<?xml version="1.0"?><rss version="2.0"></rss>'), /no <channel>/],
     // The WordPress importer's own malformed files make the same cases in the fidelity suite (test/fidelity/import-edge-cases.test.ts).
-    ['malformed XML (unclosed item)', () => Buffer.from(`<?xml version="1.0"?><rss version="2.0" ${namespaces}><channel><title>Malformed</title><wp:wxr_version>1.2</wp:wxr_version><item><title>Broken</title><wp:post_id>1</wp:post_id></channel></rss>`), /Malformed XML/],
+    ['malformed XML (unclosed item)', () => Buffer.from(`<?xml version="1.0"?><rss version="2.0" ${namespaces}><channel><title>Malformed</title><wp:wxr_version>1.2</wp:wxr_version><item><title>Broken</title><wp:post_id>1</wp:post_id></channel></rss>`), /^Malformed XML at line 1, character \d+: a close tag that does not match <item>, which opens at line 1 and is never closed$/],
     ['malformed XML (a channel never closed)', () => Buffer.from(siteExport.replace('</channel>', '')), /Malformed XML|no <channel>/],
     ['malformed XML (nested CDATA)', () => Buffer.from(siteExport.replace('<p>Post 1 says hello', '<![CDATA[nested]]> <p>Post 1 says hello')), /Malformed XML/],
     ['a missing WXR version', () => Buffer.from(siteExport.replace(/<wp:wxr_version>[^<]*<\/wp:wxr_version>/, '')), /no WXR version/],
     ['an unknown WXR version', () => Buffer.from(siteExport.replace(/<wp:wxr_version>[^<]*<\/wp:wxr_version>/, '<wp:wxr_version>abc</wp:wxr_version>')), /Unknown WXR version "abc"/],
-    ['a truncated file', () => largeExport.subarray(0, 200_000), /Malformed XML/],
+    ['a truncated file', () => largeExport.subarray(0, 200_000), /^Malformed XML: the file ends inside <[^>]+>, which opens at line \d+ and is never closed$/],
     ['an entity expansion bomb', () => Buffer.from(billionLaughs), /DOCTYPE/],
     ['an external entity', () => Buffer.from(externalEntity), /DOCTYPE/],
   ];
@@ -72,6 +92,7 @@ describe('WordPress import: bad input and access', () => {
       const response = await analyze(t, bytes());
       expectError(response, 400, 'VALIDATION_ERROR');
       expect(response.body.error.message).toMatch(message);
+      expect(response.body.error.details.issues).toEqual([{ path: 'file', message: response.body.error.message }]);
       expect(await analyses()).toBe(0);
       expect(stored()).toEqual([]);
       expect((await t.db.kysely.selectFrom('collections').select('id').execute()).length).toBe(0);

@@ -2,7 +2,9 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { AppError } from '../../core/errors.ts';
+import { AmpersandCheck } from './ampersands.ts';
 import { emptyChannel, fillChannel, recordReaders, type RecordReader } from './elements.ts';
+import { exportHint, headLength, nonXmlKind } from './file-kind.ts';
 import type { WxrRecord } from './records.ts';
 
 /**
@@ -44,6 +46,13 @@ function attributesOf(tag: SaxesTagNS): Record<string, string> {
   return attributes;
 }
 
+/** An element being read: as the reader names it, as the file writes it, and the line it opens on. */
+interface OpenElement {
+  name: string;
+  tag: string;
+  line: number;
+}
+
 /**
  * The document as read so far, in one object that the parser's events go to: where the reader is
  * (the open elements, the text of the innermost), the channel, the record being read, and the
@@ -54,13 +63,29 @@ class WxrDocument {
   readonly ready: WxrRecord[] = [];
   private sawRoot = false;
   private sawChannel = false;
-  /** The names of the open elements, the root's first. */
-  private readonly open: string[] = [];
+  /** The open elements, the root's first. */
+  private readonly open: OpenElement[] = [];
+  /** The element closed last: when a close tag matches no open element, saxes closes the innermost before it complains. */
+  private closedLast: OpenElement | undefined;
   private text = '';
   private readonly channel = emptyChannel();
   private channelSent = false;
   /** The author, term or item being read, if any: its element is a child of the channel. */
   private record: RecordReader | undefined;
+
+  /** Whether the root element has opened: before it, a file may not be XML at all. */
+  get started(): boolean {
+    return this.sawRoot;
+  }
+
+  /** The innermost element still open, if any: at the file's end, the one never closed. */
+  get innermost(): OpenElement | undefined {
+    return this.open.at(-1);
+  }
+
+  get lastClosed(): OpenElement | undefined {
+    return this.closedLast;
+  }
 
   /** `line`: the line the tag is on. */
   openTag(tag: SaxesTagNS, line: number): void {
@@ -68,7 +93,7 @@ class WxrDocument {
     const depth = this.open.length;
     if (depth === 0) {
       this.sawRoot = true;
-      if (name !== 'rss') throw badExport(`Not a WordPress export: the root element is <${tag.name}>, not <rss>`);
+      if (name !== 'rss') throw badExport(`Not a WordPress export: the root element is <${tag.name}>, not <rss>. ${exportHint}`);
     } else if (depth === 1 && name === 'channel') {
       this.sawChannel = true;
     } else if (depth === 2 && this.sawChannel) {
@@ -80,7 +105,7 @@ class WxrDocument {
     } else {
       this.record?.open?.(name, attributesOf(tag), depth === 3);
     }
-    this.open.push(name);
+    this.open.push({ name, tag: tag.name, line });
     this.text = '';
   }
 
@@ -90,7 +115,8 @@ class WxrDocument {
   }
 
   closeTag(): void {
-    const name = this.open.pop()!;
+    this.closedLast = this.open.pop()!;
+    const { name } = this.closedLast;
     const text = this.text;
     this.text = '';
     const depth = this.open.length;
@@ -110,8 +136,8 @@ class WxrDocument {
 
   /** After the last byte: a file with no element, or no channel, is no export. */
   finish(): void {
-    if (!this.sawRoot) throw badExport('Not XML: the file holds no element');
-    if (!this.sawChannel) throw badExport('Not a WordPress export: the file has no <channel>');
+    if (!this.sawRoot) throw badExport(`Not XML: the file holds no element. ${exportHint}`);
+    if (!this.sawChannel) throw badExport(`Not a WordPress export: the file has no <channel>. ${exportHint}`);
   }
 
   /** The channel record goes first, once: before the first record, or at the channel's end if it has none. */
@@ -130,7 +156,8 @@ class WxrDocument {
 /**
  * The records of the export in `source`, in file order. The channel record comes first, once its
  * version is known (before the first author, term or item); a file that is not a readable WXR fails
- * with a 400 before any record after the fault is yielded.
+ * with a 400 before any record after the fault is yielded. The refusal says what the file looks like
+ * when it is not XML at all, and otherwise names the line and character where the fault is.
  */
 export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<WxrRecord> {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -143,30 +170,59 @@ export async function* readWxr(source: Readable | AsyncIterable<Buffer | string>
   parser.on('cdata', (chunk) => document.addText(chunk));
   parser.on('closetag', () => document.closeTag());
 
-  const decoder = new StringDecoder('utf8');
-  const fail = (error: unknown): never => {
-    if (error instanceof AppError) throw error;
-    throw badExport(`Malformed XML: ${(error as Error).message}`);
+  let head = Buffer.alloc(0);
+  /** Why the file is refused: what it is, when it is not XML; else the fault, where the parser met it. */
+  const refusal = (error: unknown): AppError => {
+    const kind = document.started ? undefined : nonXmlKind(head);
+    if (kind !== undefined) return badExport(`This file looks like ${kind}, not a WordPress export. ${exportHint}`);
+    if (error instanceof AppError) return error;
+    // saxes starts its messages with the position, which the refusal words itself.
+    const problem = (error as Error).message.replace(/^\d+:\d+: /, '');
+    const unmatched = problem === 'unexpected close tag.' ? document.lastClosed : undefined;
+    return malformed(parser, unmatched ? `a close tag that does not match <${unmatched.tag}>, which opens at line ${unmatched.line} and is never closed` : problem);
   };
+  const ampersands = new AmpersandCheck();
+  /** Parses text; a bare `&` is refused where it stands, once the parser has read all before it. */
+  const parse = (text: string, bareAmpersand = false) => {
+    try {
+      parser.write(text);
+      if (bareAmpersand) throw malformed(parser, 'an & that begins no character reference (write &amp; for the character itself)', 1);
+    } catch (error) {
+      throw refusal(error);
+    }
+  };
+
+  const decoder = new StringDecoder('utf8');
   let sawBytes = false;
   for await (const chunk of source) {
+    if (head.length < headLength) head = Buffer.concat([head, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]).subarray(0, headLength);
     const piece = typeof chunk === 'string' ? chunk : decoder.write(chunk);
     if (piece.length === 0) continue;
     if (!sawBytes && piece.trim() !== '') sawBytes = true;
-    try {
-      parser.write(piece);
-    } catch (error) {
-      fail(error);
-    }
+    const checked = ampersands.next(piece);
+    parse(checked.text, checked.bareAmpersand);
     yield* document.ready.splice(0);
   }
-  if (!sawBytes) throw badExport('The file is empty');
+  if (!sawBytes) throw badExport(`The file is empty. ${exportHint}`);
+  const last = ampersands.next(decoder.end());
+  parse(last.text, last.bareAmpersand);
+  parse(ampersands.end());
+  // The parser would name the last line; the fault is where the element that is never closed opens.
+  const unclosed = document.innermost;
+  if (unclosed) throw badExport(`Malformed XML: the file ends inside <${unclosed.tag}>, which opens at line ${unclosed.line} and is never closed`);
   try {
-    parser.write(decoder.end());
     parser.close();
+    document.finish();
   } catch (error) {
-    fail(error);
+    throw refusal(error);
   }
-  document.finish();
   yield* document.ready.splice(0);
+}
+
+/**
+ * Malformed XML, at the parser's position: the character it read last (`ahead` 1: the one it reads
+ * next), counted from 1 as an editor counts them.
+ */
+function malformed(parser: SaxesParser, problem: string, ahead = 0): AppError {
+  return badExport(`Malformed XML at line ${parser.line}, character ${parser.column + ahead}: ${problem}`);
 }
