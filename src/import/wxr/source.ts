@@ -1,5 +1,6 @@
 import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
+import { coAuthorTaxonomy, creditedLogins, guestAuthorReason, guestAuthors, guestAuthorType } from './co-authors.ts';
 import { readOnePerId, type SetAsideCause } from './duplicates.ts';
 import { agreeingType, decodeSlug, firstMetaValues, gmtDate, metaByKey, metaFieldSlug, metaRecord, metaValue, rssDate } from './normalize.ts';
 import { badExport } from './reader.ts';
@@ -63,7 +64,7 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
       const { term } = record;
       if (term.taxonomy === 'nav_menu') {
         if (!menus.has(term.slug)) menus.set(term.slug, { name: term.slug, label: term.name || term.slug, items: 0 });
-      } else if (term.taxonomy !== '') {
+      } else if (term.taxonomy !== '' && term.taxonomy !== coAuthorTaxonomy) {
         const known = taxonomy(term.taxonomy);
         known.terms.add(term.slug);
         if (term.parent !== '') known.hierarchical = true;
@@ -89,6 +90,10 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
         reusableBlocks++;
         continue;
       }
+      if (item.postType === guestAuthorType) {
+        skip(item.postType, guestAuthorReason);
+        continue;
+      }
       if (Object.hasOwn(notContent, item.postType)) {
         skip(item.postType, notContent[item.postType]!);
         continue;
@@ -104,12 +109,14 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
       if (item.parent !== '' && item.parent !== '0') type.parents.push(item.parent);
       if (item.menuOrder !== '' && item.menuOrder !== '0') type.hasMenuOrder = true;
       if (item.sticky === '1') type.hasSticky = true;
-      for (const login of item.creators) {
+      // A co-author no source author has is a guest byline: not one to map to a user.
+      const credited = creditedLogins(item);
+      for (const login of credited === item.creators ? credited : credited.filter((name) => authors.has(name))) {
         const author = authors.get(login) ?? { login, displayName: login, email: '', posts: 0 };
         author.posts++;
         authors.set(login, author);
       }
-      for (const term of item.terms) if (term.taxonomy !== 'nav_menu') taxonomy(term.taxonomy).terms.add(term.slug);
+      for (const term of item.terms) if (term.taxonomy !== 'nav_menu' && term.taxonomy !== coAuthorTaxonomy) taxonomy(term.taxonomy).terms.add(term.slug);
       // A repeated key's values come as an array, as the entry will hold them: its field is then JSON.
       const fieldMeta = item.meta.filter(({ key }) => !key.startsWith('_') && metaFieldSlug(key) !== undefined);
       for (const [key, value] of Object.entries(metaRecord(metaByKey(fieldMeta), metaValue))) {
@@ -146,17 +153,21 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
   // Loaded on the first import, not with every process that registers the source (the CLI's start).
   const { convertPostContent } = await import('../convert/index.ts');
   let siteUrl = '';
+  const sourceLogins = new Set<string>();
+  // Co-Authors Plus exports its credits as terms of its taxonomy, before the items: only then are
+  // guest authors looked for (a second read of the file).
+  let coAuthorTerms = false;
+  let itemsBegun = false;
   for await (const record of readOnePerId(() => fileOf(input))) {
     if (record.kind === 'channel') siteUrl = siteUrlOf(record.channel);
-    else if (record.kind === 'setAside') {
-      const { item, reason } = record;
-      yield { kind: 'skipped', sourceId: item.id, title: item.title, postType: item.postType, reason };
-    } else if (record.kind === 'author') {
+    else if (record.kind === 'author') {
       const { author } = record;
+      sourceLogins.add(author.login);
       yield { kind: 'author', author: { sourceId: author.login, login: author.login, displayName: author.displayName || author.login, ...(author.email ? { email: author.email } : {}) } };
     } else if (record.kind === 'term') {
       const { term } = record;
-      if (term.taxonomy === '' || term.taxonomy === 'nav_menu' || term.slug === '') continue;
+      if (term.taxonomy === coAuthorTaxonomy) coAuthorTerms = true;
+      if (term.taxonomy === '' || term.taxonomy === 'nav_menu' || term.taxonomy === coAuthorTaxonomy || term.slug === '') continue;
       yield {
         kind: 'term',
         term: {
@@ -170,7 +181,13 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
         },
       };
     } else {
-      yield* itemRecords(record.item, siteUrl, convertPostContent);
+      // The authors end before the first item (or item set aside): the guest authors join them there.
+      if (!itemsBegun) {
+        itemsBegun = true;
+        if (coAuthorTerms) for (const author of await guestAuthors(await fileOf(input), sourceLogins)) yield { kind: 'author', author };
+      }
+      if (record.kind === 'setAside') yield { kind: 'skipped', sourceId: record.item.id, title: record.item.title, postType: record.item.postType, reason: record.reason };
+      else yield* itemRecords(record.item, siteUrl, convertPostContent);
     }
   }
 }
@@ -198,7 +215,7 @@ function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Conver
   } else if (item.postType === 'wp_block') {
     const { blocks } = convertPostContent(item.content, { siteUrl });
     yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
-  } else if (!Object.hasOwn(notContent, item.postType)) {
+  } else if (item.postType !== guestAuthorType && !Object.hasOwn(notContent, item.postType)) {
     yield { kind: 'item', item: normalizeItem(item, metaValues, meta, siteUrl, convertPostContent) };
   }
 }
@@ -214,6 +231,7 @@ function dateOf(item: WxrItem): string | undefined {
 function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
   const date = dateOf(item);
   const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
+  const authors = creditedLogins(item);
   const normalized: NormalizedItem = {
     sourceId: item.id,
     postType: item.postType,
@@ -224,11 +242,11 @@ function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: M
     ...(item.excerpt.trim() !== '' ? { excerpt: item.excerpt } : {}),
     ...(date ? { date } : {}),
     ...(modified ? { modified } : {}),
-    ...(item.creators[0] ? { author: item.creators[0] } : {}),
-    authors: item.creators,
+    ...(authors[0] ? { author: authors[0] } : {}),
+    authors,
     categories: item.terms.filter((term) => term.taxonomy === 'category').map((term) => term.name),
     tags: item.terms.filter((term) => term.taxonomy === 'post_tag').map((term) => term.name),
-    terms: item.terms.filter((term) => term.taxonomy !== 'nav_menu').map((term) => ({ taxonomy: term.taxonomy, slug: term.slug, name: term.name })),
+    terms: item.terms.filter((term) => term.taxonomy !== 'nav_menu' && term.taxonomy !== coAuthorTaxonomy).map((term) => ({ taxonomy: term.taxonomy, slug: term.slug, name: term.name })),
     meta: metaRecord(metaValues, metaValue),
     ...(meta.get('_thumbnail_id') ? { featuredImage: meta.get('_thumbnail_id')!.trim() } : {}),
     ...(item.parent !== '' && item.parent !== '0' ? { parent: item.parent } : {}),
