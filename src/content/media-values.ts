@@ -9,7 +9,7 @@ import { isMediaField } from './field-values.ts';
 import type { LibraryMedia, MediaReference } from './value-types.ts';
 
 /**
- * Image and file values on their way out (decisions/0014). They are stored as `{id?, url?, alt?}`
+ * Image and file values on their way out (decisions/0014). They are stored as `{id?, url?, alt?, caption?}`
  * and filled in on read only, so a change of the item's URL (or of PUBLIC_URL) shows at once: the
  * item's current URL, dimensions and type, or `missing: true` once the item is deleted. One lookup
  * serves a whole response, every entry and version in it; none is made when no value names an item.
@@ -60,5 +60,6 @@ function filledReference(ctx: MediaLinks, stored: StoredLink, item: MediaRow | u
   const alt = stored.alt ?? item.alt ?? undefined;
   const filled: LibraryMedia = { id: item.id, url: fileUrl(ctx, item.storage_key), width: item.width, height: item.height, mimeType: item.mime_type };
   if (alt !== undefined) filled.alt = alt;
+  if (stored.caption !== undefined) filled.caption = stored.caption;
   return filled;
 }

@@ -7,9 +7,9 @@
 export type EntryStatus = 'draft' | 'published' | 'scheduled';
 
 /**
- * The value of an image or file field as returned. It is stored as `{id?, url?, alt?}` (a bare media
+ * The value of an image or file field as returned. It is stored as `{id?, url?, alt?, caption?}` (a bare media
  * id or URL given as input becomes `{id}` or `{url}`); reads fill in the rest from the media library,
- * so a site needs no second request. `alt` is the entry's own, else the media item's.
+ * so a site needs no second request. `alt` is the entry's own, else the media item's; `caption` is the entry's own.
  */
 export type MediaReference = LibraryMedia | MissingMedia | ExternalMedia;
 
@@ -19,6 +19,7 @@ export interface LibraryMedia {
   /** The file's current absolute URL. */
   url: string;
   alt?: string;
+  caption?: string;
   /** Pixels; null when the file is not an image. */
   width: number | null;
   height: number | null;
@@ -31,6 +32,7 @@ export interface MissingMedia {
   id: string;
   url?: string;
   alt?: string;
+  caption?: string;
   width?: never;
   height?: never;
   mimeType?: never;
@@ -42,6 +44,7 @@ export interface ExternalMedia {
   id?: never;
   url: string;
   alt?: string;
+  caption?: string;
   width?: never;
   height?: never;
   mimeType?: never;
@@ -94,6 +97,7 @@ export interface PortableTextImageBlock {
   _key: string;
   url: string;
   alt?: string;
+  caption?: string;
 }
 
 /** A thematic break (Markdown `---`). */

@@ -3,7 +3,7 @@
  * keeps `media_usage` up to date and by the migration that fills it from existing entries, which
  * cannot import a feature: so it lives here, knowing only the stored shapes.
  *
- * - an `image` or `file` value is `{id?, url?, alt?}`;
+ * - an `image` or `file` value is `{id?, url?, alt?, caption?}`;
  * - a `portableText` value is a tree of blocks in which any object of `_type` `image` or `file` is a
  *   media block: it names its item by `id` (the shape field values use), `mediaId`, or a Sanity-style
  *   `asset._ref`, or only by `url`.

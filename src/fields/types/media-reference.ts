@@ -11,10 +11,12 @@ export interface StoredMediaReference {
   id?: string;
   url?: string;
   alt?: string;
+  /** The entry's own caption of the file (an imported featured image keeps its attachment's). */
+  caption?: string;
 }
 
 const mediaUrlMaxLength = 2048;
-const mediaShape = 'Must be a media id, an http(s) URL or /path, or {id, url, alt} with an id or a url';
+const mediaShape = 'Must be a media id, an http(s) URL or /path, or {id, url, alt, caption} with an id or a url';
 
 function checkMediaReference(value: unknown): ValueCheck {
   if (typeof value === 'string') {
@@ -22,10 +24,10 @@ function checkMediaReference(value: unknown): ValueCheck {
     return isMediaUrl(value) ? pass({ url: value }) : fail(mediaShape);
   }
   if (!isPlainObject(value)) return fail(mediaShape);
-  const unknownKey = Object.keys(value).find((key) => key !== 'id' && key !== 'url' && key !== 'alt');
+  const unknownKey = Object.keys(value).find((key) => !['id', 'url', 'alt', 'caption'].includes(key));
   if (unknownKey !== undefined) return fail(`Unknown key ${JSON.stringify(unknownKey)}: ${mediaShape}`);
   const reference: StoredMediaReference = {};
-  const { id, url, alt } = value;
+  const { id, url, alt, caption } = value;
   if (id !== undefined && id !== null) {
     if (typeof id !== 'string' || !ulidPattern.test(id)) return fail('id must be a media id (a 26-character ULID)');
     reference.id = id;
@@ -37,6 +39,10 @@ function checkMediaReference(value: unknown): ValueCheck {
   if (alt !== undefined && alt !== null) {
     if (typeof alt !== 'string') return fail('alt must be a string');
     reference.alt = alt;
+  }
+  if (caption !== undefined && caption !== null) {
+    if (typeof caption !== 'string') return fail('caption must be a string');
+    reference.caption = caption;
   }
   return reference.id === undefined && reference.url === undefined ? fail(mediaShape) : pass(reference);
 }

@@ -12,8 +12,9 @@ import * as store from '../store.ts';
 
 /**
  * The pass after every item exists: page hierarchy (`post_parent` → the `parent` reference) and
- * featured images (`_thumbnail_id` → the attachment's URL as an image value, which the media import
- * turns into a library item). A row's data is cleared in the transaction that links it, so a resumed
+ * featured images (`_thumbnail_id` → the attachment's original URL, alt text and caption as an image
+ * value, kept whether or not media are downloaded: the media import, now or later, rewrites the URL
+ * to the library's file). A row's data is cleared in the transaction that links it, so a resumed
  * run links only what is left.
  */
 export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (count: number) => Promise<void>): Promise<void> {
@@ -45,9 +46,9 @@ export async function linkItems(run: ImportRun, signal: AbortSignal, onBatch: (c
         }
         if (links.featuredImage) {
           const attachment = attachments.get(links.featuredImage);
-          const url = attachment?.data ? (JSON.parse(attachment.data) as AttachmentRef).url : undefined;
-          if (url && collection.fields.some((field) => field.slug === 'featured_image')) {
-            values.featured_image = { url };
+          const ref = attachment?.data ? (JSON.parse(attachment.data) as AttachmentRef) : undefined;
+          if (ref?.url && collection.fields.some((field) => field.slug === 'featured_image')) {
+            values.featured_image = { url: ref.url, ...(ref.alt ? { alt: ref.alt } : {}), ...(ref.caption ? { caption: ref.caption } : {}) };
             featured.push(itemRow(run, 'featured', row.source_id, attachment!.source_id));
           }
           else notes.push(noteRow(run, 'warning', row.source_id, null, `its featured image ${links.featuredImage} is not among the export's attachments`));

@@ -137,7 +137,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   if (run.options.includeTaxonomies) await assignTerms(run, tx, collection, row._id, item);
   const links = {
     ...(item.parent !== undefined ? { parent: item.parent } : {}),
-    ...(item.featuredImage !== undefined && run.options.includeMedia ? { featuredImage: item.featuredImage } : {}),
+    ...(item.featuredImage !== undefined ? { featuredImage: item.featuredImage } : {}),
     ...(!failure && JSON.stringify(item.content).includes('"_type":"reusableBlock"') ? { reusableBlocks: true } : {}),
   };
   batch.items.push(itemRow(run, 'post', item.sourceId, row._id, { collection: collection.slug, data: Object.keys(links).length > 0 ? links : undefined }));
