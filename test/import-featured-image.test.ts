@@ -52,5 +52,8 @@ describe('WordPress import: featured images without media', () => {
     const [item] = expectSuccess(await request('GET', '/media')).items as Json[];
     const featured = expectSuccess(await request('GET', '/content/posts/cover-story')).item.data.featured_image;
     expect(featured).toMatchObject({ url: item!.url, alt: 'Boats in a harbour', caption: 'The harbour at dawn' });
+    // The library's file URL names the item: the post is listed among its uses.
+    const uses = expectSuccess(await request('GET', `/media/${item!.id}/usage`)).items as Json[];
+    expect(uses.map((use) => [use.slug, use.fields])).toEqual([['cover-story', ['featured_image']]]);
   });
 });
