@@ -9,9 +9,10 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const meta = (key: string, value: string) => `<wp:postmeta><wp:meta_key><![CDATA[${key}]]></wp:meta_key><wp:meta_value><![CDATA[${value}]]></wp:meta_value></wp:postmeta>`;
 
 /**
- * What Co-Authors Plus exports: the source author ann, a post credited to the guest author jane
- * first and ann second (with ann its `dc:creator`), the `author` terms it credits them by, the guest
- * author's own item (after the post, as a later guest author comes), and a post with no co-author terms.
+ * What Co-Authors Plus exports: the source author ann; a post credited to the guest author jane,
+ * then ann, then bob (neither a source nor a guest author), its `dc:creator` ann; the `author` terms
+ * crediting them; the guest author's own item (after the post, as a later guest author comes); and
+ * a post with no co-author terms.
  */
 const coAuthorsExport = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
@@ -21,7 +22,8 @@ const coAuthorsExport = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <wp:term><wp:term_id>8</wp:term_id><wp:term_taxonomy>author</wp:term_taxonomy><wp:term_slug>cap-jane</wp:term_slug><wp:term_name><![CDATA[jane]]></wp:term_name></wp:term>
 <item><title>Together</title><dc:creator>ann</dc:creator><wp:post_id>1</wp:post_id><wp:post_type>post</wp:post_type><wp:status>publish</wp:status><wp:post_name>together</wp:post_name>
 <wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Written by two.</p>]]></content:encoded>
-<category domain="author" nicename="cap-jane"><![CDATA[jane]]></category><category domain="author" nicename="cap-ann"><![CDATA[ann]]></category></item>
+<category domain="author" nicename="cap-jane"><![CDATA[jane]]></category><category domain="author" nicename="cap-ann"><![CDATA[ann]]></category>
+<category domain="author" nicename="cap-bob"><![CDATA[bob]]></category></item>
 <item><title>Alone</title><dc:creator>ann</dc:creator><wp:post_id>2</wp:post_id><wp:post_type>post</wp:post_type><wp:status>publish</wp:status><wp:post_name>alone</wp:post_name>
 <wp:post_date_gmt>2024-03-02 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Written by one.</p>]]></content:encoded></item>
 <item><title>Jane Guest</title><dc:creator>ann</dc:creator><wp:post_id>3</wp:post_id><wp:post_type>guest-author</wp:post_type><wp:status>publish</wp:status><wp:post_name>cap-jane</wp:post_name>
@@ -60,7 +62,10 @@ describe('WordPress import: Co-Authors Plus', () => {
     const jane = bylines.find((byline) => byline.displayName === 'Jane Doe')!;
     expect(jane).toMatchObject({ userId: null });
     const together = expectSuccess(await request('GET', '/content/posts/together')).item;
-    expect(together).toMatchObject({ bylines: [jane.id, ann.id], primaryBylineId: jane.id });
+    // bob, known only by the term, is a guest byline of the term's name.
+    const bob = bylines.find((byline) => byline.displayName === 'bob')!;
+    expect(bob).toMatchObject({ userId: null });
+    expect(together).toMatchObject({ bylines: [jane.id, ann.id, bob.id], primaryBylineId: jane.id });
     // Without co-author terms, the item's `dc:creator` is its byline, as ever.
     expect(expectSuccess(await request('GET', '/content/posts/alone')).item).toMatchObject({ bylines: [ann.id], primaryBylineId: ann.id });
     expect((await allPages<Json>(t, '/taxonomies')).map((taxonomy) => taxonomy.name)).not.toContain('author');
