@@ -38,7 +38,11 @@ describe('write transactions', () => {
         inTransaction(t.db, write('together-1')),
         inTransaction(t.db, write('together-4')),
       ]);
-      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      const statuses = outcomes.map((outcome) => outcome.status);
+      // SQLite runs the four in the order asked; PostgreSQL's pool may start the third before the
+      // first, and then of the two writes of together-1 the third is the one that commits.
+      if (t.db.dialect === 'sqlite') expect(statuses).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      else expect([statuses[1], statuses[3], [statuses[0], statuses[2]].sort()]).toEqual(['rejected', 'fulfilled', ['fulfilled', 'rejected']]);
     });
     expect(await keysSeenBy(t.db, 'together-')).toEqual(['together-1', 'together-4']);
     expect(await keysSeenBy(other, 'together-')).toEqual(['together-1', 'together-4']);
