@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
-import { chosenBy, ensureCompiled, folioNodeFlags, freePort, probeArgs, root, waitForHttp } from './process.ts';
+import { chosenBy, ensureCompiled, folioNodeFlags, freePort, median, probeArgs, root, waitForHttp } from './process.ts';
 import { paragraph, vocabulary } from './search.ts';
 import { seededRandom } from '../test/support/random.ts';
 
@@ -190,8 +190,6 @@ async function answeredByBoth(sides: Side[], chosen: Scenario[]): Promise<Scenar
   }
   return answered;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measureAgainst(base: string): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-ab-'));

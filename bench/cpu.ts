@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { median } from './process.ts';
 
 /**
  * CPU time and database statements per request, read by bench/probe.mjs inside the server (docs/
@@ -68,8 +69,6 @@ function sender(request: ProbedRequest): (() => Promise<string>) & { agent: http
   };
   return Object.assign(send, { agent });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** One request; its body as text, a status other than 2xx an error. */
 function exchange(url: string, options: http.RequestOptions, body?: string): Promise<string> {

@@ -3,6 +3,7 @@ import { runOperation } from '../src/core/operation.ts';
 import { createEntry } from '../src/content/operations.ts';
 import type { Context } from '../src/core/context.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
+import { median } from './process.ts';
 
 /**
  * The entry editor in chromium (issue 31): opening an entry of 20 fields with a 200-block body from
@@ -109,8 +110,6 @@ async function typingLatencies(page: Page): Promise<number[]> {
   const reported = (await page.evaluate('[...globalThis.interactionLatencies.values()]')) as number[];
   return [...reported, ...Array.from({ length: Math.max(0, typedKeys - reported.length) }, () => 16)].sort((a, b) => a - b);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measureEditor(page: Page, origin: string, runs: number): Promise<EditorFigures> {
   const listUrl = `${origin}/_cms/admin/content/longreads`;

@@ -6,7 +6,7 @@ import { findUserById } from '../src/users/store.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { generatedExport } from '../test/support/wxr-generator.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
-import { ensureCompiled, folioNodeFlags, freePort, startFolio, startProcess, waitForHttp } from './process.ts';
+import { ensureCompiled, folioNodeFlags, freePort, median, startFolio, startProcess, waitForHttp } from './process.ts';
 
 /**
  * The import wizard in chromium (issue 33) on a generated export of 10,000 posts: how often the page's
@@ -31,8 +31,6 @@ export interface WizardImportFigures {
 
 const overheadBudgetPercent = 5;
 const stillBudgetMs = 1000;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Run in the page from the click on Import: every change of the progress line, until the report's heading. */
 const followProgress = `new Promise((resolve) => {

@@ -4,6 +4,7 @@ import { runOperation } from '../src/core/operation.ts';
 import { createMenuItem } from '../src/menus/item-operations.ts';
 import { createMenu } from '../src/menus/operations.ts';
 import { createTaxonomy, createTerm } from '../src/taxonomies/operations.ts';
+import { median } from './process.ts';
 
 /**
  * The panel's tree editors in chromium (issue 33): opening a menu of 500 items and a taxonomy of
@@ -46,8 +47,6 @@ const openAndTime = (link: string, rows: number) => `new Promise((resolve) => {
   };
   requestAnimationFrame(check);
 })`;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timeToOpen(page: Page, listUrl: string, link: string, rows: number, runs: number): Promise<number> {
   const samples: number[] = [];

@@ -14,7 +14,7 @@ import { insertEntries } from './bulk-entries.ts';
 import { measureEditor, printEditor, seedLongEntry, type EditorFigures } from './panel-editor.ts';
 import { measureTrees, printTrees, seedTrees, type TreeFigures } from './panel-trees.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
-import { freePort, measureInTemporaryFolder, startFolio, waitForHttp } from './process.ts';
+import { freePort, measureInTemporaryFolder, median, startFolio, waitForHttp } from './process.ts';
 
 /**
  * The panel in Debian's chromium (issue 31): the JavaScript a content list loads, gzipped (budget
@@ -126,8 +126,6 @@ async function timeFromNavigation(page: Page, dashboardUrl: string): Promise<num
   const handle = await page.waitForFunction(() => (globalThis as unknown as { firstRowsPainted?: number }).firstRowsPainted, undefined, { timeout: 30_000, polling: 50 });
   return Number(await handle.jsonValue()) - Number(await page.evaluate('globalThis.clickedAt'));
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measurePanel(workDir: string, entries = Number(process.env.BENCH_PANEL_ENTRIES ?? 100_000), runs = Number(process.env.BENCH_PANEL_RUNS ?? 7)): Promise<PanelFigures> {
   const databaseUrl = `file:${path.join(workDir, 'panel.db')}`;

@@ -80,3 +80,6 @@ export async function measureInTemporaryFolder<F>(name: string, measure: (workDi
 export function chosenBy(only: string | undefined, name: string): boolean {
   return only === undefined || only.split('|').some((part) => name.includes(part));
 }
+
+/** The middle sample (the upper of the two middles for an even count): what the bench reports of repeated runs. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -28,6 +28,7 @@ export function JobView({ id }: { id: string }) {
   const [lost, setLost] = useState<string>();
   // Bumped to follow the job again: after a resume, or after the connection was lost.
   const [following, setFollowing] = useState(0);
+  const followAgain = () => setFollowing((count) => count + 1);
 
   useEffect(() => {
     const stop = new AbortController();
@@ -50,10 +51,10 @@ export function JobView({ id }: { id: string }) {
       // Answered when the import has finished; the progress shows through the lines followed meanwhile.
       for await (const line of linesOf<ImportJob>(api.POST('/_cms/api/import/jobs/{id}/resume', { params: { path: { id } }, body: { stream: true }, parseAs: 'stream' }))) setJob(line);
     },
-    onMutate: () => setFollowing((count) => count + 1),
+    onMutate: followAgain,
   });
 
-  if (lost && !job) return <Lost message={lost} onRetry={() => setFollowing((count) => count + 1)} />;
+  if (lost && !job) return <Lost message={lost} onRetry={followAgain} />;
   if (!job) return <p>{t('loading')}</p>;
   const stopped = hasStopped(job) && !resume.isPending;
   const current = phases.findIndex((phase) => phase.id === job.progress.phase);
@@ -75,7 +76,7 @@ export function JobView({ id }: { id: string }) {
           </div>
         </>
       )}
-      {lost && <Lost message={lost} onRetry={() => setFollowing((count) => count + 1)} />}
+      {lost && <Lost message={lost} onRetry={followAgain} />}
       {stopped && (
         <div role="alert">
           <p>{t('import.job.stopped', { error: job.lastError ?? '' })}</p>
