@@ -1,27 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rssDate } from '../src/import/wxr/normalize.ts';
-import { api, expectCreated } from './support/content.ts';
+import { api } from './support/content.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
-import { finishedJob } from './support/import-checks.ts';
-import { analyze } from './support/wxr.ts';
+import { exportOf, importedPosts, wxrMeta as meta, wxrPost as post } from './support/wxr-items.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers as JSON
-
-/** An export of its own site (`site` keys its items, so no test sees another's as already imported) holding `items`. */
-function exportOf(site: string, items: string[]): Buffer {
-  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
-<channel><title>${site}</title><link>https://${site}.example</link><wp:wxr_version>1.2</wp:wxr_version>
-${items.join('\n')}
-</channel></rss>`);
-}
-
-/** A post; `inside` is the rest of its elements (dates, meta), as a test wants them. */
-const post = (id: number, slug: string, status: string, inside: string) =>
-  `<item><title>${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>post</wp:post_type><wp:status>${status}</wp:status>` +
-  `<wp:post_name>${slug}</wp:post_name><content:encoded><![CDATA[<p>${slug}</p>]]></content:encoded>${inside}</item>`;
-
-const meta = (key: string, value: string) => `<wp:postmeta><wp:meta_key><![CDATA[${key}]]></wp:meta_key><wp:meta_value><![CDATA[${value}]]></wp:meta_value></wp:postmeta>`;
 
 /** What WordPress writes as an enclosure: the file's URL, its length and its type, a line each. */
 const enclosure = (file: string, length: number) => `https://media.example/${file}\n${length}\naudio/mpeg\n`;
@@ -36,14 +19,7 @@ describe('WordPress import: dates and repeated custom fields', () => {
   const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
   const entry = async (slug: string): Promise<Json> => expectSuccess(await request('GET', `/content/posts/${slug}`)).item;
 
-  /** Analyses, prepares (posts into `posts`) and imports the export; the analysis' post type and the report. */
-  async function imported(file: Buffer): Promise<{ postType: Json; report: Json }> {
-    const analysis = expectCreated(await analyze(t, file));
-    expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection: 'posts', enabled: true }] }));
-    const job = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMenus: true } }));
-    expect(job.report.failed).toEqual([]);
-    return { postType: analysis.postTypes.find((type: Json) => type.name === 'post'), report: job.report };
-  }
+  const imported = (file: Buffer) => importedPosts(t, file);
 
   beforeAll(async () => {
     t = await createTestApp();

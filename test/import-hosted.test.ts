@@ -249,6 +249,7 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     expect(done.state).toBe('succeeded');
     expect(done.report).toMatchObject({ counts: { posts: 8, pages: 2, book: 1 }, failed: [], bylines: 2 });
     expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' }));
+    expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '1000', message: 'password-protected in the source: imported as a draft, so it is not public (the password is not kept)' }));
     // Media: downloaded by the job itself, then every old URL rewritten.
     expect(done.report.media.downloads).toMatchObject({ total: 2, downloaded: 2, failed: 0 });
     expect(done.report.media.downloads.rewritten.entries).toBeGreaterThanOrEqual(2);
@@ -261,7 +262,7 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     const byline = expectSuccess(await request('GET', `/bylines/${sunset.primaryBylineId}`)).item;
     expect(byline.displayName).toBe('Alice Author');
     const drafts = expectSuccess(await request('GET', '/content/posts?status=draft&limit=50')).items.map((entry: { slug: string }) => entry.slug);
-    expect(drafts.sort()).toEqual(['half-written', 'members-only', 'waiting']);
+    expect(drafts.sort()).toEqual(['half-written', 'members-only', 'note-0', 'waiting']);
     expect(expectSuccess(await request('GET', '/content/posts/next-week')).item.status).toBe('scheduled');
     const team = expectSuccess(await request('GET', '/content/pages/team')).item;
     const about = expectSuccess(await request('GET', '/content/pages/about')).item;

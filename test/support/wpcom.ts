@@ -35,6 +35,8 @@ interface Post {
   parent?: number;
   menu_order?: number;
   sticky?: boolean;
+  /** What the API answers under `context: 'edit'`; empty for an open post. */
+  password?: string;
   categories?: string[];
   tags?: string[];
   thumbnail?: number;
@@ -106,7 +108,8 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
     ];
     for (let index = 0; index < bulkPosts; index++) {
       const id = 1000 + index;
-      named.push({ ID: id, type: 'post', status: 'publish', title: `Note ${index}`, slug: `note-${index}`, date: new Date(Date.UTC(2023, 0, 1) + index * 3_600_000).toISOString(), author: 'alice', content: `<p>Note ${index}</p>` });
+      // The first note is password-protected: read only by who knows it.
+      named.push({ ID: id, type: 'post', status: 'publish', title: `Note ${index}`, slug: `note-${index}`, date: new Date(Date.UTC(2023, 0, 1) + index * 3_600_000).toISOString(), author: 'alice', content: `<p>Note ${index}</p>`, ...(index === 0 ? { password: 'letmein' } : {}) });
     }
     return named;
   };
@@ -128,7 +131,7 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
     slug: post.slug,
     status: post.status,
     sticky: post.sticky ?? false,
-    password: '',
+    password: post.password ?? '',
     parent: post.parent ? { ID: post.parent, type: post.type, link: `${origin}/rest/v1.1/sites/4242/posts/${post.parent}`, title: '' } : false,
     type: post.type,
     menu_order: post.menu_order ?? 0,

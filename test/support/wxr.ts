@@ -45,6 +45,8 @@ export interface SourceItem {
   parent: string;
   dateGmt: string;
   creator: string;
+  /** The item's password; empty when it has none. */
+  password: string;
   terms: { domain: string; nicename: string }[];
   meta: Map<string, string>;
 }
@@ -65,6 +67,7 @@ export function sourceItems(file: string): SourceItem[] {
     parent: tag(body!, 'wp:post_parent'),
     dateGmt: tag(body!, 'wp:post_date_gmt'),
     creator: tag(body!, 'dc:creator'),
+    password: tag(body!, 'wp:post_password'),
     terms: [...body!.matchAll(/<category domain="([^"]+)" nicename="([^"]+)">/g)].map(([, domain, nicename]) => ({ domain: domain!, nicename: nicename! })),
     meta: new Map([...body!.matchAll(/<wp:postmeta>([\s\S]*?)<\/wp:postmeta>/g)].map(([, meta]) => [tag(meta!, 'wp:meta_key'), tag(meta!, 'wp:meta_value')])),
   }));

@@ -47,6 +47,8 @@ export interface WpcomPost {
   slug?: string;
   status: string;
   sticky?: boolean;
+  /** The post's password (asked with `context: 'edit'`); empty when it has none. */
+  password?: string;
   parent?: false | { ID: number };
   type: string;
   menu_order?: number;
@@ -124,6 +126,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     ...(parentOf(post) ? { parent: parentOf(post) } : {}),
     ...(post.menu_order ? { menuOrder: post.menu_order } : {}),
     ...(post.sticky ? { sticky: true } : {}),
+    ...(post.password ? { passwordProtected: true as const } : {}),
     commentCount: post.discussion?.comment_count ?? 0,
     warnings: [],
   };

@@ -102,8 +102,9 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   if (!failure && checked.issues.length > 0) {
     failure = { cause: checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), original: '' };
   }
-  // A scheduled item with no date has no time to be published at: it waits as a draft.
-  let entryStatus: EntryStatus = status === 'scheduled' && item.date === undefined ? 'draft' : status;
+  // A scheduled item with no date has no time to be published at: it waits as a draft. A protected
+  // one is read only with its password, which Folio does not have: it stays out of public reads.
+  let entryStatus: EntryStatus = (status === 'scheduled' && item.date === undefined) || item.passwordProtected ? 'draft' : status;
   if (failure) {
     // import.md §2 rule 7: saved as a draft, with what could not be imported kept beside it.
     entryStatus = 'draft';
@@ -114,6 +115,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   }
   const { slug, renamedFrom } = await entrySlug(run, batch, tx, collection, item);
   if (renamedFrom !== undefined) batch.notes.push(noteRow(run, 'warning', item.sourceId, title, `slug ${renamedFrom} was taken in ${collection.slug}; renamed to ${slug}`));
+  if (item.passwordProtected && status !== 'draft') batch.notes.push(noteRow(run, 'warning', item.sourceId, title, 'password-protected in the source: imported as a draft, so it is not public (the password is not kept)'));
   if (item.status === 'private') batch.notes.push(noteRow(run, 'warning', item.sourceId, title, 'private in the source: imported as a draft'));
   if (item.date === undefined) {
     batch.notes.push(noteRow(run, 'warning', item.sourceId, title, status === 'scheduled' ? 'no date in the source: dated at the import, and imported as a draft rather than scheduled' : 'no date in the source: dated at the import'));

@@ -141,6 +141,8 @@ export interface NormalizedItem {
   parent?: string;
   menuOrder?: number;
   sticky?: boolean;
+  /** The source asks a password to read it: imported as a draft, so it is not made public (its password is not kept). */
+  passwordProtected?: true;
   commentCount: number;
   /** Warnings of the conversion (a shortcode kept raw, an encoding fixed). */
   warnings: string[];

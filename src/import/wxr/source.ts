@@ -252,6 +252,7 @@ function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: M
     ...(item.parent !== '' && item.parent !== '0' ? { parent: item.parent } : {}),
     ...(item.menuOrder !== '' && item.menuOrder !== '0' ? { menuOrder: Number(item.menuOrder) } : {}),
     ...(item.sticky === '1' ? { sticky: true } : {}),
+    ...(item.password !== '' ? { passwordProtected: true as const } : {}),
     commentCount: item.commentCount,
     warnings: [],
   };
