@@ -45,6 +45,8 @@ export interface CollectionsTable {
   table_name: string;
   /** Where entries are served, e.g. `/blog/{slug}`; menu items follow it. Null: no URL. */
   url_pattern: string | null;
+  /** JSON comment settings (src/comments/settings.ts); null: comments off. */
+  comments: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -384,6 +386,7 @@ export interface Database {
   import_items: ImportItemsTable;
   import_notes: ImportNotesTable;
   bylines: BylinesTable;
+  comments: CommentsTable;
 }
 
 export interface OAuthClientsTable {
@@ -608,6 +611,30 @@ export interface BylinesTable {
   display_name: string;
   email: string | null;
   user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Comments on entries (src/comments/): threads of replies, each in a moderation state. */
+export interface CommentsTable {
+  id: string;
+  collection_id: string;
+  entry_id: string;
+  parent_id: string | null;
+  /** The thread's first comment: its own id when it answers none. */
+  thread_id: string;
+  status: string;
+  author_name: string;
+  /** Lower-cased; never public. */
+  author_email: string | null;
+  author_url: string | null;
+  author_user_id: string | null;
+  author_address: string | null;
+  author_agent: string | null;
+  /** The Markdown subset as written. */
+  body: string;
+  /** `body` rendered to safe HTML when written. */
+  body_html: string;
   created_at: string;
   updated_at: string;
 }

@@ -96,6 +96,7 @@ export const createCollection = defineOperation({
       supports: JSON.stringify(input.supports ?? ['drafts', 'revisions']),
       table_name: entryTableName(id),
       url_pattern: input.urlPattern ?? null,
+      comments: input.comments ? JSON.stringify(input.comments) : null,
       created_at: now,
       updated_at: now,
     };
@@ -123,6 +124,7 @@ export const updateCollection = defineOperation({
       if (input.icon !== undefined) changes.icon = input.icon;
       if (input.supports !== undefined) changes.supports = JSON.stringify(input.supports);
       if (input.urlPattern !== undefined) changes.url_pattern = input.urlPattern;
+      if (input.comments !== undefined) changes.comments = input.comments ? JSON.stringify(input.comments) : null;
       await store.updateCollectionRow(db, existing.id, changes);
       const updated = store.toCollection({ ...existing, ...changes });
       // The index follows `search` being added or removed, in this transaction (decisions/0020).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BooleanQuery } from '../core/schemas.ts';
 import { UrlPattern } from '../core/url-patterns.ts';
-import { collectionFeatures, fieldTypes, maxFieldsPerCollection } from './types.ts';
+import { collectionFeatures, commentModerations, fieldTypes, maxFieldsPerCollection } from './types.ts';
 
 /** Collection and field slugs (DECISIONS §4): a letter, then letters, digits and `_`; at most 63. */
 export const SchemaSlug = z
@@ -17,6 +17,14 @@ const Description = z.string().max(2000);
 const Icon = z.string().max(100);
 const Supports = z.array(z.enum(collectionFeatures)).max(collectionFeatures.length).refine((list) => new Set(list).size === list.length, 'Must not repeat a feature');
 
+export const CommentSettingsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    moderation: z.enum(commentModerations).default('first-time').describe('all: every comment waits; first-time: a commenter (by email) with no approved comment waits; none'),
+    closeAfterDays: z.number().int().min(1).max(36500).nullable().default(null).describe('Comments close this many days after publishing; null: never'),
+  })
+  .meta({ id: 'CommentSettings' });
+
 export const CreateCollectionBody = z.strictObject({
   slug: SchemaSlug,
   label: Label.describe('Plural display name'),
@@ -25,6 +33,7 @@ export const CreateCollectionBody = z.strictObject({
   icon: Icon.optional(),
   supports: Supports.optional().describe('Default: drafts, revisions'),
   urlPattern: UrlPattern.nullable().optional(),
+  comments: CommentSettingsSchema.nullable().optional(),
 });
 
 export const UpdateCollectionBody = z.strictObject({
@@ -34,6 +43,7 @@ export const UpdateCollectionBody = z.strictObject({
   icon: Icon.nullable().optional(),
   supports: Supports.optional(),
   urlPattern: UrlPattern.nullable().optional(),
+  comments: CommentSettingsSchema.nullable().optional(),
 });
 
 const FieldValidationSchema = z.strictObject({
@@ -124,6 +134,7 @@ export const CollectionSchemaOut = z
     icon: z.string().optional(),
     supports: z.array(z.enum(collectionFeatures)),
     urlPattern: z.string().optional().describe('Where entries are served, e.g. /blog/{slug}; absent: no URL'),
+    comments: CommentSettingsSchema.optional().describe('Absent: no comments'),
     createdAt: z.string(),
     updatedAt: z.string(),
     fields: z.array(FieldSchema).optional().describe('With includeFields=true'),

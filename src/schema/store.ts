@@ -7,7 +7,7 @@ import { fieldTypes } from '../fields/names.ts';
 import { fieldType } from '../fields/registry.ts';
 import type { FieldDefinition } from '../fields/definition.ts';
 import type { FieldType } from '../fields/names.ts';
-import type { CollectionDefinition, CollectionFeature, CollectionSchema } from './types.ts';
+import type { CollectionDefinition, CollectionFeature, CollectionSchema, CommentSettings } from './types.ts';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 export type FieldRow = Selectable<FieldsTable>;
@@ -30,6 +30,7 @@ export function toCollection(row: CollectionRow): CollectionDefinition {
   if (row.description !== null) collection.description = row.description;
   if (row.icon !== null) collection.icon = row.icon;
   if (row.url_pattern !== null) collection.urlPattern = row.url_pattern;
+  if (row.comments !== null) collection.comments = JSON.parse(row.comments) as CommentSettings;
   return collection;
 }
 

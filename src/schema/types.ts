@@ -16,6 +16,16 @@ export const maxFieldsPerCollection = 300;
 export const collectionFeatures = ['drafts', 'revisions', 'preview', 'scheduling', 'search'] as const;
 export type CollectionFeature = (typeof collectionFeatures)[number];
 
+export const commentModerations = ['all', 'first-time', 'none'] as const;
+
+/** A collection's comment settings: `first-time` holds a commenter with no approved comment yet. */
+export interface CommentSettings {
+  enabled: boolean;
+  moderation: (typeof commentModerations)[number];
+  /** Comments close this many days after the entry was published; null: never. */
+  closeAfterDays: number | null;
+}
+
 export interface CollectionDefinition {
   id: string;
   slug: string;
@@ -26,6 +36,8 @@ export interface CollectionDefinition {
   supports: CollectionFeature[];
   /** Where entries are served on the site (`/blog/{slug}`); menu items follow it. */
   urlPattern?: string;
+  /** Whether and how its entries take comments (src/comments/, decisions/0058); absent: no comments. */
+  comments?: CommentSettings;
   createdAt: string;
   updatedAt: string;
 }
