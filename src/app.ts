@@ -39,6 +39,7 @@ import { bylineRoutes } from './bylines/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { menuRoutes } from './menus/routes.ts';
+import { commentRoutes } from './comments/routes.ts';
 import { previewRoutes } from './preview/routes.ts';
 import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
@@ -61,7 +62,7 @@ import { panelRoutes } from './panel/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes, ...commentRoutes];
 
 export interface AppDependencies {
   config: Config;

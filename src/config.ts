@@ -104,6 +104,8 @@ export interface Config {
   sessionIdleMs: number;
   /** …and this long after sign-in, whatever its use. */
   sessionMaxAgeMs: number;
+  /** How many comments the public may post per window, per client address and per entry (src/comments/). */
+  comments: { clientLimit: number; entryLimit: number; windowMs: number };
   /** Plugin modules to load at start, in order: a shipped plugin's id, a local file, or an npm package (decisions/0023). */
   plugins: string[];
   /** How long a `content:beforeSave` hook may take before the save goes on without it. */
@@ -221,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     smtp: smtpConfig(raw),
     sessionIdleMs: raw.SESSION_IDLE_TIMEOUT,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE,
+    comments: { clientLimit: raw.COMMENT_CLIENT_LIMIT, entryLimit: raw.COMMENT_ENTRY_LIMIT, windowMs: raw.COMMENT_LIMIT_WINDOW },
     plugins: raw.PLUGINS,
     pluginHookTimeoutMs: raw.PLUGIN_HOOK_TIMEOUT_MS,
     webhooks: { timeoutMs: raw.WEBHOOK_TIMEOUT_MS },

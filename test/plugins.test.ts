@@ -304,7 +304,7 @@ describe('queued events (consumeEvents)', () => {
 
   it('lists a consuming plugin as hearing every after-hook', async () => {
     const { item } = expectSuccess(await t.request('GET', `${api}/plugins/recorder`, { token: t.adminToken }));
-    expect(item.hooks).toEqual(['content:afterSave', 'content:afterPublish', 'content:afterUnpublish', 'content:afterDelete', 'media:afterUpload', 'media:afterDelete', 'user:afterSignIn']);
+    expect(item.hooks).toEqual(['content:afterSave', 'content:afterPublish', 'content:afterUnpublish', 'content:afterDelete', 'media:afterUpload', 'media:afterDelete', 'user:afterSignIn', 'comment:afterCreate', 'comment:afterApprove', 'comment:afterModerate', 'comment:afterUpdate', 'comment:afterDelete']);
   });
 });
 

@@ -12,4 +12,9 @@ export const eventTypes = Object.keys({
   'media.uploaded': true,
   'media.deleted': true,
   'user.signed_in': true,
+  'comment.created': true,
+  'comment.approved': true,
+  'comment.moderated': true,
+  'comment.updated': true,
+  'comment.deleted': true,
 } satisfies Record<EventType, true>) as EventType[];

@@ -12,6 +12,11 @@ export const eventTypeOf = {
   'media:afterUpload': 'media.uploaded',
   'media:afterDelete': 'media.deleted',
   'user:afterSignIn': 'user.signed_in',
+  'comment:afterCreate': 'comment.created',
+  'comment:afterApprove': 'comment.approved',
+  'comment:afterModerate': 'comment.moderated',
+  'comment:afterUpdate': 'comment.updated',
+  'comment:afterDelete': 'comment.deleted',
 } as const satisfies Record<AfterHookName, string>;
 
 export const eventTypes = Object.values(eventTypeOf);
@@ -27,6 +32,7 @@ export function takesEventType(types: ReadonlySet<string>, type: string): boolea
 export function resourceOf(name: AfterHookName, event: QueuedHookEvents[AfterHookName]): { type: string; id: string } {
   if ('entry' in event) return { type: 'entry', id: event.entry.id };
   if ('item' in event) return { type: 'media', id: event.item.id };
+  if ('comment' in event) return { type: 'comment', id: event.comment.id };
   if (name === 'user:afterSignIn' && 'user' in event) return { type: 'user', id: event.user.id };
   throw new Error(`no resource for ${name}`);
 }

@@ -18,6 +18,11 @@ export const hookNames = [
   'media:afterUpload',
   'media:afterDelete',
   'user:afterSignIn',
+  'comment:afterCreate',
+  'comment:afterApprove',
+  'comment:afterModerate',
+  'comment:afterUpdate',
+  'comment:afterDelete',
 ] as const;
 export type HookName = (typeof hookNames)[number];
 export type AfterHookName = Exclude<HookName, 'content:beforeSave'>;
@@ -48,6 +53,19 @@ export interface MediaSnapshot {
   storageKey: string;
 }
 
+/** A comment as hooks and webhooks see it (src/comments/): no email, no client address. */
+export interface CommentSnapshot {
+  id: string;
+  collection: string;
+  entryId: string;
+  parentId: string | null;
+  status: string;
+  authorName: string;
+  authorUserId: string | null;
+  body: string;
+  createdAt: string;
+}
+
 export interface HookEvents {
   /** Before a create or an update is validated: return `{ data }` to change it, throw `refuseSave` to refuse it. */
   'content:beforeSave': { operation: 'create' | 'update'; collection: string; entryId?: string; data: Record<string, unknown>; actor: Actor };
@@ -59,6 +77,16 @@ export interface HookEvents {
   'media:afterUpload': { item: MediaSnapshot; actor: Actor };
   'media:afterDelete': { item: MediaSnapshot; actor: Actor };
   'user:afterSignIn': { user: { id: string; email: string; name: string }; method: string; sessionId: string; actor: Actor };
+  /** Posted (its status says whether it waits for moderation), or imported. */
+  'comment:afterCreate': { comment: CommentSnapshot; actor: Actor };
+  /** Shown publicly: approved by an editor, or posted where no moderation holds it. */
+  'comment:afterApprove': { comment: CommentSnapshot; actor: Actor };
+  /** Moved to another moderation state than approved (pending, spam, trash). */
+  'comment:afterModerate': { comment: CommentSnapshot; previousStatus: string; actor: Actor };
+  /** Edited by an editor. */
+  'comment:afterUpdate': { comment: CommentSnapshot; actor: Actor };
+  /** Deleted for good (its replies with it). */
+  'comment:afterDelete': { comment: CommentSnapshot; actor: Actor };
 }
 
 /**
@@ -106,6 +134,11 @@ export interface PluginHooks<Settings> {
   'media:afterUpload'?: AfterHook<'media:afterUpload', Settings>;
   'media:afterDelete'?: AfterHook<'media:afterDelete', Settings>;
   'user:afterSignIn'?: AfterHook<'user:afterSignIn', Settings>;
+  'comment:afterCreate'?: AfterHook<'comment:afterCreate', Settings>;
+  'comment:afterApprove'?: AfterHook<'comment:afterApprove', Settings>;
+  'comment:afterModerate'?: AfterHook<'comment:afterModerate', Settings>;
+  'comment:afterUpdate'?: AfterHook<'comment:afterUpdate', Settings>;
+  'comment:afterDelete'?: AfterHook<'comment:afterDelete', Settings>;
 }
 
 export type AfterHook<E extends AfterHookName, Settings> = (event: HookEvents[E], ctx: HookContext<Settings>) => void | Promise<void>;

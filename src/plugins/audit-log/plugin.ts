@@ -20,6 +20,10 @@ function detailsOf(event: QueuedHookEvents[AfterHookName]): Record<string, unkno
     return { collection, slug, locale, status, ...('permanent' in event ? { permanent: event.permanent } : {}), ...('created' in event ? { created: event.created } : {}) };
   }
   if ('item' in event) return { filename: event.item.filename, mimeType: event.item.mimeType, size: event.item.size };
+  if ('comment' in event) {
+    const { collection, entryId, status } = event.comment;
+    return { collection, entryId, status, ...('previousStatus' in event ? { previousStatus: event.previousStatus } : {}) };
+  }
   return { method: event.method };
 }
 

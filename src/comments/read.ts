@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { contentRead } from '../content/access.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import { notFound } from '../core/errors.ts';
+import { defineOperation } from '../core/operation.ts';
+import { toPage, type Page } from '../core/pagination.ts';
+import { requireCollection } from '../schema/lookup.ts';
+import type { CommentCountsQuery, CommentThread, EntryCommentsQuery } from './schemas.ts';
+import * as store from './store.ts';
+import { publicComment } from './view.ts';
+
+/**
+ * What the public reads of comments (decisions/0058): an entry's approved threads a page at a time,
+ * each with its approved replies, and counts per entry. Readable as published content is.
+ */
+
+/** A cursor names the last thread of the page before by its date and id (the keyset of the index). */
+export function commentKey(cursor: string | undefined): store.CommentKey | undefined {
+  if (cursor === undefined) return undefined;
+  const [createdAt, id] = decodeCursor(cursor, 2);
+  return [String(createdAt), String(id)];
+}
+
+export function commentCursor(row: store.CommentRow): string {
+  return encodeCursor([row.created_at, row.id]);
+}
+
+/** Replies whose parent is not shown (held, spam, trash) are hidden with it; parents come before their replies. */
+function visibleReplies(threads: readonly store.CommentRow[], replies: readonly store.CommentRow[]): Map<string, store.CommentRow[]> {
+  const shown = new Set(threads.map((thread) => thread.id));
+  const byThread = new Map<string, store.CommentRow[]>();
+  for (const reply of replies) {
+    if (!shown.has(reply.parent_id!)) continue;
+    shown.add(reply.id);
+    byThread.set(reply.thread_id, [...(byThread.get(reply.thread_id) ?? []), reply]);
+  }
+  return byThread;
+}
+
+export const listEntryComments = defineOperation({
+  name: 'comments.listForEntry',
+  access: contentRead,
+  async run(ctx, input: { collection: string; id: string } & z.output<typeof EntryCommentsQuery>): Promise<Page<CommentThread>> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    const entry = await store.entryState(ctx.db, collection.tableName, input.id);
+    if (!entry || entry.deleted || entry.status !== 'published') throw notFound(`Entry ${input.id}`);
+    const threads = await store.approvedThreads(ctx.db, input.id, input.order, commentKey(input.cursor), input.limit);
+    const kept = threads.slice(0, input.limit);
+    const replies = visibleReplies(kept, await store.approvedReplies(ctx.db, kept.map((thread) => thread.id)));
+    return toPage(threads, input.limit, commentCursor, (thread) => ({ ...publicComment(thread), replies: (replies.get(thread.id) ?? []).map(publicComment) }));
+  },
+});
+
+export const countComments = defineOperation({
+  name: 'comments.counts',
+  access: contentRead,
+  async run(ctx, input: z.output<typeof CommentCountsQuery>): Promise<{ counts: Record<string, number> }> {
+    const collection = await requireCollection(ctx.db, input.collection);
+    const counted = await store.approvedCounts(ctx.db, collection.id, input.ids);
+    return { counts: Object.fromEntries(input.ids.map((id) => [id, counted.get(id) ?? 0])) };
+  },
+});
