@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
@@ -209,5 +210,24 @@ describe('comments (public)', () => {
         '<p><a href="https://example.com/?a=1&#38;b=2" rel="nofollow ugc">a link</a> and <a href="mailto:x@example.com" rel="nofollow ugc">mailto:x@example.com</a></p>' +
         '<p># not a heading</p>',
     );
+  });
+
+  it('posts in one transaction and reads a page from the index, in a fixed number of statements', async () => {
+    const entry = await publish('firsts');
+    const thread = expectCreated(await post('firsts', entry, visitor())).item;
+    expectSuccess(await request('POST', '/comments/moderate', { ids: [thread.id], action: 'approve' }, t.adminToken));
+    await post('firsts', entry, visitor());
+    const posting = await t.statementsDuring(() => post('firsts', entry, visitor()));
+    // SQLite: data_version, begin, savepoint, entry, two limits, first-time check, insert, release, commit.
+    expect(posting).toHaveLength(t.db.dialect === 'sqlite' ? 10 : 7);
+    await read('firsts', entry);
+    const reading = await t.statementsDuring(() => read('firsts', entry));
+    // The entry, the threads, their replies (and SQLite's data_version).
+    expect(reading).toHaveLength(t.db.dialect === 'sqlite' ? 4 : 3);
+    if (t.db.dialect === 'sqlite') {
+      const threads = reading.find((statement) => statement.includes('"parent_id" is null'))!;
+      const plan = await sql.raw<{ detail: string }>(`explain query plan ${threads.replaceAll('?', "'x'")}`).execute(t.db.kysely);
+      expect(plan.rows.map((row) => row.detail).join('\n')).toContain('USING INDEX comments_entry_threads');
+    }
   });
 });
