@@ -18,6 +18,7 @@ import { measureImportMedia, printImportMedia } from './import-media.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
 import { measureTransformLimits, printTransformLimits } from './media-transform-limits.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
+import { benchCommentBody, benchCommentLimits, seedBenchComments, type SeededComments } from './comments.ts';
 import { chosenBy, freePort, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
 import { measureAgainst } from './ab.ts';
@@ -51,6 +52,8 @@ interface Scenario {
   target?: { ratio: number } | { requestsPerSecond: number };
   /** The same-work baseline's path (same-work.ts) and the share of its req/s Folio should reach (issue 32). */
   sameWork?: { path: string; ratio: number };
+  /** Sent without the admin's token, as the public would. */
+  anonymous?: true;
 }
 
 const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -108,6 +111,8 @@ function scenarios(seeded: Seeded): Scenario[] {
       target: { ratio: 0.25 },
       sameWork: { path: '/same/mcp', ratio: 0.7 },
     },
+    { name: 'GET comments, first 50 approved', path: seeded.comments.readPath, target: { requestsPerSecond: 3000 } },
+    { name: 'POST comment (moderation on)', method: 'POST', path: seeded.comments.postPath, body: benchCommentBody, anonymous: true, target: { requestsPerSecond: 1000 } },
   ];
 }
 
@@ -209,7 +214,7 @@ async function main(): Promise<void> {
     children.push(
       // The webhook figures need a receiver on loopback.
       startFolio(
-        { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', ...folioProbe.env },
+        { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', ...benchCommentLimits, ...folioProbe.env },
         folioProbe.nodeArgs,
       ),
     );
@@ -262,7 +267,7 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
   const [bareCpu] = await measureCpu([bare]);
   const rows: Row[] = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, cpu: bareCpu!, bareCpuMicros: bareCpu!.cpuMicrosPerRequest }];
   for (const scenario of scenarios(seeded).filter((candidate) => chosenBy(only, candidate.name))) {
-    const headers = { ...scenario.headers, authorization: `Bearer ${token}` };
+    const headers = { ...scenario.headers, ...(scenario.anonymous ? {} : { authorization: `Bearer ${token}` }) };
     const result = await measure(`${servers.folio}${scenario.path}`, headers, scenario);
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
     const target = scenario.target;
@@ -311,6 +316,7 @@ interface Seeded {
   entryId: string;
   terms: SeededTerms;
   middleTermCursor: string;
+  comments: SeededComments;
 }
 
 function describeTarget(target: Scenario['target']): string | undefined {
@@ -335,10 +341,11 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     const terms = await seedTerms(ctx, 'bench', entryTableName(collection.id));
     const middleTermCursor = encodeCursor(['topic-3-200']);
     await seedBenchMenu(ctx);
+    const comments = await seedBenchComments(ctx);
     // What autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) does on a live database soon after bulk
     // writes: without statistics PostgreSQL guesses that few rows are outside the trash and sorts.
     await sql`analyze`.execute(ctx.db.kysely);
-    return { token, entryId, terms, middleTermCursor };
+    return { token, entryId, terms, middleTermCursor, comments };
   });
 }
 

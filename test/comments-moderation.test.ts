@@ -140,4 +140,13 @@ describe('comment moderation', () => {
       await receiver.close();
     }
   });
+
+  it('deletes the comments of an entry deleted for good, and keeps those of one in the trash', async () => {
+    const doomed = (await createEntry(t, 'posts', { data: { title: 'Doomed' }, status: 'published' })).id as string;
+    const comment = expectCreated(await t.request('POST', `${api}/content/posts/${doomed}/comments`, { body: { name: 'Ada', email: 'doomed@example.com', body: 'Bye' } })).item;
+    expectSuccess(await request('DELETE', `/content/posts/${doomed}`, undefined, t.adminToken));
+    expect(expectSuccess(await request('GET', `/comments/${comment.id}`)).item.entryId).toBe(doomed);
+    expectSuccess(await request('DELETE', `/content/posts/${doomed}/permanent`, undefined, t.adminToken));
+    expectError(await request('GET', `/comments/${comment.id}`), 404, 'NOT_FOUND');
+  });
 });

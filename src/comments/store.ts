@@ -141,3 +141,7 @@ export async function collectionSlugs(db: Db, ids: readonly string[]): Promise<M
   const rows = await db.kysely.selectFrom('collections').select(['id', 'slug']).where('id', 'in', [...ids]).execute();
   return new Map(rows.map((row) => [row.id, row.slug]));
 }
+
+export async function deleteEntryComments(db: Db, entryId: string): Promise<void> {
+  await db.kysely.deleteFrom('comments').where('entry_id', '=', entryId).execute();
+}
