@@ -3,7 +3,7 @@ import { newId } from '../src/core/ids.ts';
 import { runOperation } from '../src/core/operation.ts';
 import { createEntry } from '../src/content/operations.ts';
 import { renderCommentBody } from '../src/comments/render.ts';
-import { insertComments, threadIdFor, type NewCommentRow } from '../src/comments/store.ts';
+import { insertComments, newCommentRow, type CommentRow } from '../src/comments/store.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 
 /**
@@ -30,30 +30,13 @@ export async function seedBenchComments(ctx: Context): Promise<SeededComments> {
   const entry = async (title: string) => (await runOperation(createEntry, ctx, () => ({ collection: 'bench_comments', data: { title }, status: 'published' as const }))).item;
   const read = await entry('Read');
   const posted = await entry('Posted to');
-  const rows: NewCommentRow[] = [];
+  const rows: CommentRow[] = [];
   const start = Date.now() - threads * 60_000;
-  const comment = (n: number, parent: NewCommentRow | undefined): NewCommentRow => {
-    const id = newId();
+  const comment = (n: number, parent: CommentRow | undefined): CommentRow => {
     const at = new Date(start + n * 1000).toISOString();
     const body = `Comment ${n} with *emphasis* and a [link](https://example.com/${n}).`;
-    return {
-      id,
-      collection_id: collection.id,
-      entry_id: read.id,
-      parent_id: parent?.id ?? null,
-      thread_id: threadIdFor(id, parent && { thread_id: parent.thread_id }),
-      status: 'approved',
-      author_name: `Reader ${n}`,
-      author_email: `reader${n}@example.com`,
-      author_url: null,
-      author_user_id: null,
-      author_address: null,
-      author_agent: null,
-      body,
-      body_html: renderCommentBody(body),
-      created_at: at,
-      updated_at: at,
-    };
+    const author = { name: `Reader ${n}`, email: `reader${n}@example.com` };
+    return newCommentRow({ id: newId(), collectionId: collection.id, entryId: read.id, parent, status: 'approved', author, body, bodyHtml: renderCommentBody(body), createdAt: at });
   };
   for (let thread = 0; thread < threads; thread += 1) {
     const first = comment(thread * 10, undefined);

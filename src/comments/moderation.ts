@@ -107,26 +107,18 @@ export const replyToComment = defineOperation({
     const bodyHtml = renderedBody(input.body);
     return inTransaction(ctx.db, async (tx) => {
       const parent = await lockComment(tx, input.id);
-      const now = isoNow(ctx.clock);
-      const id = newId();
-      const row: store.CommentRow = {
-        id,
-        collection_id: parent.collection_id,
-        entry_id: parent.entry_id,
-        parent_id: parent.id,
-        thread_id: store.threadIdFor(id, parent),
+      const actor = ctx.actor;
+      const row = store.newCommentRow({
+        id: newId(),
+        collectionId: parent.collection_id,
+        entryId: parent.entry_id,
+        parent,
         status: 'approved',
-        author_name: ctx.actor?.name ?? 'Site',
-        author_email: ctx.actor?.email.toLowerCase() ?? null,
-        author_url: null,
-        author_user_id: ctx.actor?.userId ?? null,
-        author_address: null,
-        author_agent: null,
+        author: actor ? { name: actor.name, email: actor.email, userId: actor.userId } : { name: 'Site' },
         body: input.body,
-        body_html: bodyHtml,
-        created_at: now,
-        updated_at: now,
-      };
+        bodyHtml,
+        createdAt: isoNow(ctx.clock),
+      });
       await store.insertComment(tx, row);
       const slug = await slugOf(tx, row.collection_id);
       await emitCommentEvent(ctx, tx, 'comment:afterCreate', row, slug);

@@ -99,24 +99,17 @@ export const postComment = defineOperation({
       const parent = input.parentId === undefined ? undefined : await requireParent(tx, input.id, input.parentId);
       await spendCommentLimits({ ...ctx, db: tx }, input.id, author.email);
       const status = await initialStatus(tx, settings, author);
-      const row: store.CommentRow = {
+      const row = store.newCommentRow({
         id,
-        collection_id: collection.id,
-        entry_id: input.id,
-        parent_id: parent?.id ?? null,
-        thread_id: store.threadIdFor(id, parent),
+        collectionId: collection.id,
+        entryId: input.id,
+        parent,
         status,
-        author_name: author.name,
-        author_email: author.email,
-        author_url: input.url ?? null,
-        author_user_id: author.userId,
-        author_address: ctx.clientAddress ?? null,
-        author_agent: input.userAgent?.slice(0, 500) ?? null,
+        author: { name: author.name, email: author.email, url: input.url, userId: author.userId, address: ctx.clientAddress, agent: input.userAgent },
         body: input.body,
-        body_html: bodyHtml,
-        created_at: now,
-        updated_at: now,
-      };
+        bodyHtml,
+        createdAt: now,
+      });
       await store.insertComment(tx, row);
       await emitCommentEvent(ctx, tx, 'comment:afterCreate', row, collection.slug);
       if (status === 'approved') await emitCommentEvent(ctx, tx, 'comment:afterApprove', row, collection.slug);

@@ -19,6 +19,51 @@ export function threadIdFor(id: string, parent: Pick<CommentRow, 'thread_id'> | 
   return parent ? parent.thread_id : id;
 }
 
+export interface CommentAuthor {
+  name: string;
+  email?: string | null;
+  url?: string | null;
+  userId?: string | null;
+  address?: string | null;
+  agent?: string | null;
+}
+
+/**
+ * A new comment's row, the one way every writer (the public's post, an editor's reply, the importer)
+ * builds one: its thread from its parent, the author's parts absent as null, the email lower-cased.
+ */
+export function newCommentRow(comment: {
+  id: string;
+  collectionId: string;
+  entryId: string;
+  parent?: Pick<CommentRow, 'id' | 'thread_id'>;
+  status: CommentStatus;
+  author: CommentAuthor;
+  body: string;
+  bodyHtml: string;
+  createdAt: string;
+}): CommentRow {
+  const { id, parent, author } = comment;
+  return {
+    id,
+    collection_id: comment.collectionId,
+    entry_id: comment.entryId,
+    parent_id: parent?.id ?? null,
+    thread_id: threadIdFor(id, parent),
+    status: comment.status,
+    author_name: author.name,
+    author_email: author.email?.toLowerCase() ?? null,
+    author_url: author.url ?? null,
+    author_user_id: author.userId ?? null,
+    author_address: author.address ?? null,
+    author_agent: author.agent ?? null,
+    body: comment.body,
+    body_html: comment.bodyHtml,
+    created_at: comment.createdAt,
+    updated_at: comment.createdAt,
+  };
+}
+
 /**
  * Adds comments, in the caller's transaction when `db` is one (the importer writes them in its batch).
  * A reply's parent must be written before it, or in the same call ahead of it.
