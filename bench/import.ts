@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { generatedExport } from '../test/support/wxr-generator.ts';
+import { generatedCounts, generatedExport } from '../test/support/wxr-generator.ts';
 import { residentMb } from './body-burst.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
 import { freePort, startFolio, waitForHttp } from './process.ts';
@@ -14,6 +14,7 @@ import { freePort, startFolio, waitForHttp } from './process.ts';
  */
 export interface ImportFigures {
   posts: number;
+  comments: number;
   fileMb: number;
   analyzeMs: number;
   importMs: number;
@@ -21,13 +22,15 @@ export interface ImportFigures {
   peakRssMb: number;
 }
 
-export async function measureImport(workDir: string, posts: number, contentBytes: number): Promise<ImportFigures> {
-  const file = path.join(workDir, `export-${posts}.xml`);
-  await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${posts}.example.com` }), fs.createWriteStream(file));
-  const { server, base, headers } = await startImportServer(workDir, `import-${posts}`);
+/** `commentsPerPost`: comments on each post (pages have none), imported with their posts. */
+export async function measureImport(workDir: string, posts: number, contentBytes: number, commentsPerPost = 0): Promise<ImportFigures> {
+  const name = `${posts}${commentsPerPost > 0 ? `-comments-${commentsPerPost}` : ''}`;
+  const file = path.join(workDir, `export-${name}.xml`);
+  await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${name}.example.com`, comments: commentsPerPost }), fs.createWriteStream(file));
+  const { server, base, headers } = await startImportServer(workDir, `import-${name}`);
   try {
     const { analyzeMs, importMs } = await importFile(base, headers, file);
-    return { posts, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM') };
+    return { posts, comments: generatedCounts(posts).posts * commentsPerPost, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM') };
   } finally {
     server.kill('SIGTERM');
     fs.rmSync(file, { force: true });
@@ -82,7 +85,7 @@ export function printImport(figures: ImportFigures[]): void {
   console.log('\nWordPress import (generated export, SQLite, a fresh server each):');
   for (const run of figures) {
     console.log(
-      `  ${run.posts} posts, ${run.fileMb.toFixed(0)} MB: analyse ${(run.analyzeMs / 1000).toFixed(1)} s, import ${(run.importMs / 1000).toFixed(1)} s ` +
+      `  ${run.posts} posts${run.comments > 0 ? ` with ${run.comments} comments` : ''}, ${run.fileMb.toFixed(0)} MB: analyse ${(run.analyzeMs / 1000).toFixed(1)} s, import ${(run.importMs / 1000).toFixed(1)} s ` +
         `(${run.itemsPerSecond.toFixed(0)} items/s), server peak RSS ${run.peakRssMb.toFixed(0)} MB`,
     );
   }

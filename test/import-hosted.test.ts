@@ -45,7 +45,7 @@ describe('Import: WordPress.com (legacy-hosted)', () => {
 
   it('analyses a site with a token the client holds: every type and status, page after page, with authors, terms, custom fields and media', async () => {
     const analysis = expectCreated(await analyzeSite(fullToken));
-    expect(analysis).toMatchObject({ source: 'legacy-hosted', site: { title: 'Hosted fixture', url: site.wpcom.origin, language: 'en' }, attachments: { images: 2, video: 0, audio: 0, other: 0 }, menus: [], comments: 2 });
+    expect(analysis).toMatchObject({ source: 'legacy-hosted', site: { title: 'Hosted fixture', url: site.wpcom.origin, language: 'en' }, attachments: { images: 2, video: 0, audio: 0, other: 0 }, menus: [], comments: 4 });
     const types = Object.fromEntries(analysis.postTypes.map((type: { name: string; count: number }) => [type.name, type]));
     // 105 notes and five named posts (publish, draft, pending, future, private); two pages; one book.
     expect(types.post).toMatchObject({ count: site.wpcom.bulkPosts + 5, collection: 'posts', status: 'new_collection' });
@@ -249,6 +249,11 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     expect(done.state).toBe('succeeded');
     expect(done.report).toMatchObject({ counts: { posts: 8, pages: 2, book: 1 }, failed: [], bylines: 2 });
     expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' }));
+    // The conversation under post 1: threaded, held and spam ones kept as such; only posts with comments asked for theirs.
+    expect(done.report.comments).toEqual({ approved: 2, pending: 1, spam: 1, trash: 0 });
+    const replies = site.wpcom.requests.filter((entry) => entry.path.includes('/replies/'));
+    expect(replies.length).toBeGreaterThan(0);
+    expect(replies.every((entry) => entry.path.includes('/posts/1/replies/'))).toBe(true);
     expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '1000', message: 'password-protected in the source: imported as a draft, so it is not public (the password is not kept)' }));
     // Media: downloaded by the job itself, then every old URL rewritten.
     expect(done.report.media.downloads).toMatchObject({ total: 2, downloaded: 2, failed: 0 });
@@ -261,6 +266,16 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
     expect(sunset.bylines).toHaveLength(1);
     const byline = expectSuccess(await request('GET', `/bylines/${sunset.primaryBylineId}`)).item;
     expect(byline.displayName).toBe('Alice Author');
+    const threads = expectSuccess(await request('GET', `/content/posts/${sunset.id}/comments?order=oldest`)).items;
+    expect(threads).toEqual([
+      expect.objectContaining({
+        authorName: 'Visiting Val',
+        authorUrl: 'https://val.example',
+        createdAt: '2024-05-02T06:00:00.000Z',
+        bodyHtml: expect.stringContaining('Lovely <em>light</em>.<br>Where was this?'),
+        replies: [expect.objectContaining({ authorName: 'Alice Author', bodyHtml: expect.stringContaining('At the harbour.') })],
+      }),
+    ]);
     const drafts = expectSuccess(await request('GET', '/content/posts?status=draft&limit=50')).items.map((entry: { slug: string }) => entry.slug);
     expect(drafts.sort()).toEqual(['half-written', 'members-only', 'note-0', 'waiting']);
     expect(expectSuccess(await request('GET', '/content/posts/next-week')).item.status).toBe('scheduled');

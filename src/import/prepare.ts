@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { validationError } from '../core/errors.ts';
 import { runOperation, type AuthorizedContext } from '../core/operation.ts';
 import type { Db } from '../db/connection.ts';
-import { createCollection, createField } from '../schema/operations.ts';
+import { createCollection, createField, updateCollection } from '../schema/operations.ts';
 import { loadCollection, type LoadedCollection } from '../schema/store.ts';
 import type { CollectionFeature } from '../schema/types.ts';
 import { requireAnalysis, summaryOf } from './analysis.ts';
@@ -13,7 +13,7 @@ import type { PostTypeAnalysis } from './sources/types.ts';
 /** What a post type needs when no analysis says more: pages are a hierarchy with a menu order. */
 function assumedShape(name: string): PostTypeAnalysis {
   const page = name === 'page';
-  return { name, count: 0, hierarchical: page, hasMenuOrder: page, hasSticky: name === 'post', metaFields: [] };
+  return { name, count: 0, hierarchical: page, hasMenuOrder: page, hasSticky: name === 'post', comments: 0, metaFields: [] };
 }
 
 function label(name: string): string {
@@ -27,6 +27,9 @@ export interface PreparedType {
   created: boolean;
   fieldsAdded: string[];
 }
+
+/** What a collection that takes imported comments gets: comments on, a first-time commenter held for an editor, never closed. */
+const importedComments = { enabled: true, moderation: 'first-time', closeAfterDays: null } as const;
 
 /** The target collections by slug, as they stand (undefined: none yet); read once and handed along. */
 export type TargetCollections = Map<string, LoadedCollection | undefined>;
@@ -60,9 +63,13 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
   for (const { postType, collection } of mappings) {
     const existing = targets.get(collection);
     const fit = compatibility(existing, wantedFields(postType, collection));
+    // Comments come with their entries: a collection that has none takes them, as the source site did.
+    const takeComments = postType.comments > 0 && !existing?.comments;
     if (!existing) {
       const supports: CollectionFeature[] = ['drafts', 'revisions', 'scheduling', 'search'];
-      await runOperation(createCollection, ctx, () => ({ slug: collection, label: label(collection), labelSingular: label(postType.name), supports }));
+      await runOperation(createCollection, ctx, () => ({ slug: collection, label: label(collection), labelSingular: label(postType.name), supports, ...(takeComments ? { comments: importedComments } : {}) }));
+    } else if (takeComments) {
+      await runOperation(updateCollection, ctx, () => ({ slug: collection, comments: importedComments }));
     }
     const added: string[] = [];
     for (const field of fit.fieldsToAdd) {
@@ -76,7 +83,7 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
       }));
       added.push(field.slug);
     }
-    if (!existing || added.length > 0) targets.set(collection, await loadCollection(ctx.db, collection));
+    if (!existing || takeComments || added.length > 0) targets.set(collection, await loadCollection(ctx.db, collection));
     prepared.push({ postType: postType.name, collection, created: !existing, fieldsAdded: added });
   }
   return prepared;

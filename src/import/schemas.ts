@@ -151,6 +151,7 @@ const ReportSchema = z
     bylines: z.number(),
     menus: z.number(),
     menuItems: z.number(),
+    comments: z.object({ approved: z.number(), pending: z.number(), spam: z.number(), trash: z.number() }).describe('Comments imported with the entries, by moderation state'),
     alreadyImported: z.number().describe('Items an earlier import of the same source made, left as they are'),
     media: z.object({
       attachments: z.number(),

@@ -122,6 +122,17 @@ export async function countsByCollection(db: Db, jobId: string): Promise<{ kind:
   return rows.map((row) => ({ kind: row.kind, collection: row.collection, count: Number(row.count) }));
 }
 
+/** The comments written with the entries this job imported, by moderation state. */
+export async function commentsOfJob(db: Db, jobId: string): Promise<{ status: string; count: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('comments')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('entry_id', 'in', (eb) => eb.selectFrom('import_items').select('target_id').where('job_id', '=', jobId).where('kind', '=', 'post'))
+    .groupBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+}
+
 /** The attachments recorded for this source, for the media import. */
 export async function attachmentsOfSource(db: Db, sourceKey: string): Promise<ImportItemRow[]> {
   return db.kysely.selectFrom('import_items').selectAll().where('source_key', '=', sourceKey).where('kind', '=', 'attachment').orderBy('source_id').execute();

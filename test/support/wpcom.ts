@@ -118,6 +118,25 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
     { ID: 502, URL: `${files()}/harbour.png`, post_ID: 0, mime_type: 'image/png', title: 'Harbour', caption: '', alt: '' },
   ];
 
+  // Post 1's conversation: a visitor's comment, Alice's reply while signed in, one held, one spam.
+  const comments = () => [
+    { ID: 901, post: 1, status: 'approved', parent: 0, author: { name: 'Visiting Val', email: 'val@visitors.example', URL: 'https://val.example' }, date: '2024-05-02T08:00:00+02:00', raw_content: 'Lovely <em>light</em>.\nWhere was this?' },
+    { ID: 902, post: 1, status: 'approved', parent: 901, author: { login: 'alice', name: 'Alice Author', email: 'alice@example.com', URL: '' }, date: '2024-05-02T09:00:00+00:00', raw_content: 'At the harbour.' },
+    { ID: 903, post: 1, status: 'unapproved', parent: 0, author: { name: 'Newcomer', email: 'new@visitors.example', URL: '' }, date: '2024-05-03T09:00:00+00:00', raw_content: 'Held for review' },
+    { ID: 904, post: 1, status: 'spam', parent: 0, author: { name: 'Pills', email: 'spam@visitors.example', URL: 'https://spam.example' }, date: '2024-05-03T10:00:00+00:00', raw_content: 'Buy now' },
+  ];
+  const commentShape = (comment: ReturnType<typeof comments>[number]) => ({
+    ID: comment.ID,
+    post: { ID: comment.post, type: 'post' },
+    author: comment.author,
+    date: comment.date,
+    raw_content: comment.raw_content,
+    content: `<p>${comment.raw_content}</p>`,
+    status: comment.status,
+    parent: comment.parent ? { ID: comment.parent, type: 'comment' } : false,
+    type: 'comment',
+  });
+
   const postShape = (post: Post) => ({
     ID: post.ID,
     site_ID: 4242,
@@ -135,7 +154,7 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
     parent: post.parent ? { ID: post.parent, type: post.type, link: `${origin}/rest/v1.1/sites/4242/posts/${post.parent}`, title: '' } : false,
     type: post.type,
     menu_order: post.menu_order ?? 0,
-    discussion: { comments_open: true, comment_count: post.ID === 1 ? 2 : 0 },
+    discussion: { comments_open: true, comment_count: comments().filter((comment) => comment.post === post.ID && comment.status === 'approved').length },
     featured_image: post.thumbnail ? `${files()}/sunset.png` : '',
     post_thumbnail: post.thumbnail ? { ID: post.thumbnail, URL: `${files()}/sunset.png`, mime_type: 'image/png', width: 30, height: 20 } : null,
     format: 'standard',
@@ -224,7 +243,19 @@ export async function startWpcomFixture(bulkPosts = 105): Promise<WpcomFixture> 
         return paged('users', Object.values(users));
       case 'media':
         return paged('media', media());
+      case 'comments': {
+        // Moderating needs the full token; a status other than approved is refused to anyone else.
+        const status = url.searchParams.get('status') ?? 'approved';
+        if (status !== 'approved' && token !== fullToken) return json(403, { error: 'unauthorized', message: 'User cannot read unapproved comments' });
+        const matching = comments().filter((comment) => comment.status === status);
+        return paged('comments', matching.map((comment) => (url.searchParams.get('fields') === 'ID,post' ? { ID: comment.ID, post: { ID: comment.post } } : commentShape(comment))));
+      }
       case 'posts': {
+        if (parts[4] === 'replies') {
+          const status = url.searchParams.get('status') ?? 'approved';
+          if (status !== 'approved' && token !== fullToken) return json(403, { error: 'unauthorized', message: 'User cannot read unapproved comments' });
+          return paged('comments', comments().filter((comment) => comment.post === Number(parts[3]) && comment.status === status).map(commentShape));
+        }
         const type = url.searchParams.get('type') ?? 'post';
         const status = url.searchParams.get('status') ?? 'publish';
         if (status !== 'publish' && token === undefined) return json(403, { error: 'unauthorized', message: 'User cannot view posts with that status' });

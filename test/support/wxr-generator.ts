@@ -11,6 +11,8 @@ export interface GeneratedExport {
   site?: string;
   /** With it, each item's content opens with an image block showing one of this many uploads (a size variant of it). */
   images?: number;
+  /** Comments on each post (not pages): every other one a reply to the one before, every twentieth held. */
+  comments?: number;
 }
 
 /** The URL of the generated site's upload `index`, as WordPress names it. */
@@ -44,7 +46,19 @@ function header(site: string): string {
 `;
 }
 
-function item(id: number, contentBytes: number, site: string, images: number): string {
+/** A post's comments, numbered from `post * 1000` so ids stay unique in the export. */
+function commentsOf(post: number, count: number): string {
+  let comments = '';
+  for (let index = 0; index < count; index++) {
+    const id = post * 1000 + index;
+    const parent = index % 2 === 1 ? id - 1 : 0;
+    comments += `<wp:comment><wp:comment_id>${id}</wp:comment_id><wp:comment_author><![CDATA[Reader ${index}]]></wp:comment_author><wp:comment_author_email><![CDATA[reader${index}@example.com]]></wp:comment_author_email><wp:comment_author_url>https://reader${index}.example.com</wp:comment_author_url><wp:comment_author_IP><![CDATA[192.0.2.${index % 250}]]></wp:comment_author_IP><wp:comment_date><![CDATA[2020-01-03 10:00:00]]></wp:comment_date><wp:comment_date_gmt><![CDATA[2020-01-03 10:${String(index % 60).padStart(2, '0')}:00]]></wp:comment_date_gmt><wp:comment_content><![CDATA[Comment ${index} on post ${post}: ${words.join(' ')}.
+A <a href="https://example.com/${id}">link</a> and <em>emphasis</em>.]]></wp:comment_content><wp:comment_approved><![CDATA[${index % 20 === 19 ? 0 : 1}]]></wp:comment_approved><wp:comment_type><![CDATA[comment]]></wp:comment_type><wp:comment_parent>${parent}</wp:comment_parent><wp:comment_user_id>0</wp:comment_user_id></wp:comment>\n`;
+  }
+  return comments;
+}
+
+function item(id: number, contentBytes: number, site: string, images: number, comments: number): string {
   const page = id % 10 === 0;
   const parent = page && id > 10 ? id - 10 : 0;
   let content = images > 0 ? `<!-- wp:image {"sizeSlug":"medium"} -->\n<figure class="wp-block-image size-medium"><img src="${generatedImageUrl(site, id % images).replace(/\.jpg$/, '-300x200.jpg')}" alt=""/></figure>\n<!-- /wp:image -->\n\n` : '';
@@ -70,16 +84,16 @@ function item(id: number, contentBytes: number, site: string, images: number): s
 <wp:is_sticky>0</wp:is_sticky>
 ${page ? '' : '<category domain="category" nicename="news"><![CDATA[News]]></category>\n<category domain="category" nicename="local"><![CDATA[Local]]></category>\n<category domain="post_tag" nicename="generated"><![CDATA[Generated]]></category>'}
 <wp:postmeta><wp:meta_key><![CDATA[rating]]></wp:meta_key><wp:meta_value><![CDATA[${id % 5}]]></wp:meta_value></wp:postmeta>
-</item>
+${page ? '' : commentsOf(id, comments)}</item>
 `;
 }
 
 /** The export as a stream of text chunks, one item at a time. */
-export function generatedExport({ posts, contentBytes = 1500, site = 'https://generated.example.com', images = 0 }: GeneratedExport): Readable {
+export function generatedExport({ posts, contentBytes = 1500, site = 'https://generated.example.com', images = 0, comments = 0 }: GeneratedExport): Readable {
   return Readable.from(
     (function* () {
       yield header(site);
-      for (let id = 1; id <= posts; id++) yield item(id, contentBytes, site, images);
+      for (let id = 1; id <= posts; id++) yield item(id, contentBytes, site, images, comments);
       yield '</channel>\n</rss>\n';
     })(),
   );

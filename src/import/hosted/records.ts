@@ -55,7 +55,6 @@ export interface WpcomPost {
   post_thumbnail?: { ID: number } | null;
   terms?: Record<string, Record<string, WpcomTerm>>;
   metadata?: false | { key: string; value: unknown }[];
-  discussion?: { comment_count?: number };
 }
 
 export interface WpcomMedia {
@@ -127,7 +126,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     ...(post.menu_order ? { menuOrder: post.menu_order } : {}),
     ...(post.sticky ? { sticky: true } : {}),
     ...(post.password ? { passwordProtected: true as const } : {}),
-    commentCount: post.discussion?.comment_count ?? 0,
+    comments: [],
     warnings: [],
   };
   const footnotes = single.get('footnotes');

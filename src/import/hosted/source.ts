@@ -3,6 +3,7 @@ import { attachmentKind, notContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedTerm, PostTypeAnalysis, ProbeContext, ProbeResult, SourceAnalysis, SourceContext, SourceInput } from '../sources/types.ts';
 import { agreeingType, decodeSlug, metaFieldSlug } from '../wxr/normalize.ts';
 import { siteIdentifier, sourceName, WpcomApi, type Answer } from './api.ts';
+import { commentedPosts, commentTotal, postComments } from './comments.ts';
 import { authorLogin, normalizeMedia, normalizePost, normalizeTerm, parentOf, postMeta, type WpcomMedia, type WpcomPost, type WpcomSite, type WpcomTerm, type WpcomUser } from './records.ts';
 
 /**
@@ -91,20 +92,22 @@ async function analyzeHosted(input: SourceInput, context: SourceContext): Promis
   const taxonomies = new Map<string, { name: string; hierarchical: boolean; terms: Set<string> }>();
   let reusableBlocks = 0;
   let comments = 0;
+  const commented = await commentedPosts(connection.api, connection.site);
   for (const term of await termsOf(connection)) {
     const known = taxonomies.get(term.taxonomy) ?? { name: term.taxonomy, hierarchical: term.taxonomy === 'category', terms: new Set<string>() };
     known.terms.add(term.slug);
     taxonomies.set(term.taxonomy, known);
   }
   for (const name of await postTypesOf(connection)) {
-    const type = { name, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map<string, ReturnType<typeof agreeingType>>() };
+    const type = { name, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map<string, ReturnType<typeof agreeingType>>() };
     for await (const entry of postsOf(connection, name)) {
       if ('forbidden' in entry) {
         skipped.push(skippedStatus(name, entry.status, entry.forbidden));
         continue;
       }
       const { post } = entry;
-      comments += post.discussion?.comment_count ?? 0;
+      const postComments = commentTotal(commented.get(String(post.ID)));
+      comments += postComments;
       if (name === 'wp_block') {
         reusableBlocks++;
         continue;
@@ -115,6 +118,7 @@ async function analyzeHosted(input: SourceInput, context: SourceContext): Promis
       if (parent) type.parents.push(parent);
       if (post.menu_order) type.hasMenuOrder = true;
       if (post.sticky) type.hasSticky = true;
+      type.comments += postComments;
       if (post.author) {
         const login = authorLogin(post.author);
         const author = authors.get(login) ?? { login, displayName: post.author.name || login, email: post.author.email || '', posts: 0 };
@@ -163,6 +167,7 @@ async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGe
     yield { kind: 'author', author: { sourceId: login, login, displayName: user.name || login, ...(user.email ? { email: user.email } : {}) } };
   }
   for (const term of await termsOf(connection)) yield { kind: 'term', term };
+  const commented = await commentedPosts(connection.api, connection.site);
   for (const name of await postTypesOf(connection)) {
     for await (const entry of postsOf(connection, name)) {
       if ('forbidden' in entry) continue;
@@ -171,7 +176,9 @@ async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGe
         const { blocks } = convertPostContent(post.content ?? '', { siteUrl });
         yield { kind: 'section', section: { sourceId: String(post.ID), slug: decodeSlug(post.slug ?? '') || `block-${post.ID}`, title: post.title || `Block ${post.ID}`, content: blocks } };
       } else {
-        yield { kind: 'item', item: normalizePost(post, siteUrl, convertPostContent) };
+        const item = normalizePost(post, siteUrl, convertPostContent);
+        item.comments = await postComments(connection.api, connection.site, item.sourceId, commented.get(item.sourceId));
+        yield { kind: 'item', item };
       }
     }
   }

@@ -43,6 +43,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
   }
   await linkWarnings(db, sourceKey, warnings);
   const attachments = await store.attachmentsOfSource(db, sourceKey);
+  const comments = Object.fromEntries((await store.commentsOfJob(db, jobId)).map((row) => [row.status, row.count]));
   const menuRows = (await store.importedOfKind(db, sourceKey, 'menu_item')).filter((row) => row.job_id === jobId && row.target_id !== '' && row.target_id !== '-');
   return {
     counts,
@@ -51,6 +52,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
     bylines,
     menus,
     menuItems: menuRows.length,
+    comments: { approved: comments.approved ?? 0, pending: comments.pending ?? 0, spam: comments.spam ?? 0, trash: comments.trash ?? 0 },
     alreadyImported,
     media: {
       attachments: attachments.length,
@@ -73,8 +75,7 @@ async function linkWarnings(db: Db, sourceKey: string, warnings: ImportReport['w
   }
 }
 
-/** What the source holds that no item of the import stands for: internal post types, comments. */
+/** What the source holds that no item of the import stands for: internal post types. */
 function notInTheItems(summary: SourceAnalysis): ImportReport['skipped'] {
-  const internal = summary.skipped.filter((entry) => !entry.postType.includes(' (')).map((entry) => ({ reason: `${entry.postType}: ${entry.reason}`, count: entry.count, items: [] }));
-  return summary.comments > 0 ? [...internal, { reason: 'comments are counted, not imported: Folio has no comments', count: summary.comments, items: [] }] : internal;
+  return summary.skipped.filter((entry) => !entry.postType.includes(' (')).map((entry) => ({ reason: `${entry.postType}: ${entry.reason}`, count: entry.count, items: [] }));
 }

@@ -11,6 +11,7 @@ import { addEntryTerms } from '../../taxonomies/store.ts';
 import { metaFieldSlug, typedMetaValue } from '../wxr/normalize.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { NormalizedItem } from '../sources/types.ts';
+import { writeComments } from './comments.ts';
 import { bylineFor, ensureTerm, linkTaxonomy } from './structure.ts';
 import * as store from '../store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
@@ -136,6 +137,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
     _bylines: creditsColumn(await credits(run, batch, tx, item)),
   });
   await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true, scheduledBy: run.createdBy });
+  await writeComments(run, tx, collection, row._id, item.comments);
   if (run.options.includeTaxonomies) await assignTerms(run, tx, collection, row._id, item);
   const links = {
     ...(item.parent !== undefined ? { parent: item.parent } : {}),

@@ -47,6 +47,8 @@ export interface PostTypeAnalysis {
   hierarchical: boolean;
   hasMenuOrder: boolean;
   hasSticky: boolean;
+  /** Comments on its items: its collection takes comments when there are any. */
+  comments: number;
   metaFields: MetaFieldShape[];
 }
 
@@ -143,11 +145,29 @@ export interface NormalizedItem {
   sticky?: boolean;
   /** The source asks a password to read it: imported as a draft, so it is not made public (its password is not kept). */
   passwordProtected?: true;
-  commentCount: number;
+  /** Its comments, parents before their replies. */
+  comments: NormalizedComment[];
   /** Warnings of the conversion (a shortcode kept raw, an encoding fixed). */
   warnings: string[];
   /** Set when the content could not be converted: the item is saved as a draft with its original content. */
   failure?: { cause: string; original: string };
+}
+
+/** A comment on an item: who wrote it, when, in what moderation state, and what it answers. */
+export interface NormalizedComment {
+  sourceId: string;
+  /** The source id of the comment it answers, one of the same item's. */
+  parent?: string;
+  status: 'approved' | 'pending' | 'spam' | 'trash';
+  authorName: string;
+  authorEmail?: string;
+  authorUrl?: string;
+  /** The source author who wrote it while signed in, by login: mapped to a person of the site like the items' authors. */
+  authorLogin?: string;
+  /** GMT, ISO 8601; absent when the source has none (the import dates it). */
+  date?: string;
+  /** The Markdown subset Folio's comments are written in. */
+  body: string;
 }
 
 export type ImportRecord =

@@ -1,4 +1,4 @@
-import type { WxrAuthor, WxrChannel, WxrItem, WxrRecord, WxrTerm } from './records.ts';
+import type { WxrAuthor, WxrChannel, WxrComment, WxrItem, WxrRecord, WxrTerm } from './records.ts';
 
 /**
  * What the elements of a WXR fill: the channel's fields, and the readers of its records (authors,
@@ -123,19 +123,40 @@ const itemFields: Fields<WxrItem> = {
 
 const itemProse: ReadonlySet<string> = new Set(['title', 'content', 'excerpt']);
 
+const commentFields: Fields<WxrComment> = {
+  'wp:comment_id': 'id',
+  'wp:comment_author': 'author',
+  'wp:comment_author_email': 'authorEmail',
+  'wp:comment_author_url': 'authorUrl',
+  'wp:comment_date': 'date',
+  'wp:comment_date_gmt': 'dateGmt',
+  'wp:comment_content': 'content',
+  'wp:comment_approved': 'approved',
+  'wp:comment_type': 'type',
+  'wp:comment_parent': 'parent',
+  'wp:comment_user_id': 'userId',
+};
+
+const commentProse: ReadonlySet<string> = new Set(['content']);
+
+const emptyComment = (): WxrComment => ({ id: '', author: '', authorEmail: '', authorUrl: '', date: '', dateGmt: '', content: '', approved: '', type: '', parent: '', userId: '' });
+
 /**
  * An item: its fields, its terms (`category` with `domain` and `nicename`), its authors
- * (`dc:creator`), its meta (`wp:postmeta`, a key and a value) and how many comments it has
- * (`wp:comment`, whose content is not read). Inside a meta or a comment, nothing else counts.
+ * (`dc:creator`), its meta (`wp:postmeta`, a key and a value) and its comments (`wp:comment`, their
+ * own `wp:commentmeta` passed over). Inside a meta or a comment, nothing else counts.
  */
 function readItem(line: number): RecordReader {
   const item = emptyItem(line);
   let meta: { key: string; value: string } | undefined;
-  let inComment = false;
+  let comment: WxrComment | undefined;
+  let inCommentMeta = false;
   return {
     open(name, attributes, child) {
-      if (name === 'wp:postmeta') meta = { key: '', value: '' };
-      else if (name === 'wp:comment') inComment = true;
+      if (comment) {
+        if (name === 'wp:commentmeta') inCommentMeta = true;
+      } else if (name === 'wp:postmeta') meta = { key: '', value: '' };
+      else if (name === 'wp:comment') comment = emptyComment();
       else if (name === 'category' && child) item.terms.push({ taxonomy: attributes.domain ?? 'category', slug: attributes.nicename ?? '', name: '' });
     },
     close(name, text, child) {
@@ -146,11 +167,12 @@ function readItem(line: number): RecordReader {
           if (meta.key !== '') item.meta.push(meta);
           meta = undefined;
         }
-      } else if (inComment) {
-        if (name === 'wp:comment') {
-          inComment = false;
-          item.commentCount++;
-        }
+      } else if (comment) {
+        if (name === 'wp:commentmeta') inCommentMeta = false;
+        else if (name === 'wp:comment') {
+          item.comments.push(comment);
+          comment = undefined;
+        } else if (!inCommentMeta) fill(comment, commentFields, name, text, commentProse);
       } else if (child && name === 'category') {
         item.terms.at(-1)!.name = text;
       } else if (child && name === 'dc:creator') {
@@ -188,7 +210,7 @@ function emptyItem(line: number): WxrItem {
     creators: [],
     terms: [],
     meta: [],
-    commentCount: 0,
+    comments: [],
   };
 }
 

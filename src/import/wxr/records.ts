@@ -59,7 +59,28 @@ export interface WxrItem {
   terms: { taxonomy: string; slug: string; name: string }[];
   /** `wp:postmeta` in file order; a key may repeat. */
   meta: { key: string; value: string }[];
-  commentCount: number;
+  /** `wp:comment`, in file order. */
+  comments: WxrComment[];
+}
+
+/** A comment on an item, as WordPress exports it (its `wp:commentmeta` is not read). */
+export interface WxrComment {
+  id: string;
+  author: string;
+  authorEmail: string;
+  authorUrl: string;
+  date: string;
+  dateGmt: string;
+  /** The text as the commenter wrote it: lines, and the few tags WordPress lets commenters use. */
+  content: string;
+  /** `1` approved, `0` held, `spam`, `trash`, `post-trashed`. */
+  approved: string;
+  /** Empty for a comment; `pingback`, `trackback` or a plugin's own type otherwise. */
+  type: string;
+  /** The id of the comment it answers; `0` or empty at the top. */
+  parent: string;
+  /** The WordPress user who wrote it (an author's `wp:author_id`); `0` or empty for a visitor. */
+  userId: string;
 }
 
 export type WxrRecord =

@@ -1,5 +1,6 @@
 import { attachmentKind, notContent, withContent, type Convert } from '../sources/shared.ts';
-import type { ImportRecord, ImportSource, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
+import type { ImportRecord, ImportSource, NormalizedComment, NormalizedItem, NormalizedMenuItem, PostTypeAnalysis, SourceAnalysis, SourceInput } from '../sources/types.ts';
+import { normalizeComments } from './comments.ts';
 import { coAuthorTaxonomy, creditedLogins, guestAuthorReason, guestAuthors, guestAuthorType } from './co-authors.ts';
 import { readOnePerId, type SetAsideCause } from './duplicates.ts';
 import { agreeingType, decodeSlug, firstMetaValues, gmtDate, metaByKey, metaFieldSlug, metaRecord, metaValue, rssDate } from './normalize.ts';
@@ -71,7 +72,7 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
       }
     } else {
       const { item } = record;
-      comments += item.commentCount;
+      comments += item.comments.length;
       if (item.postType === 'attachment') {
         const url = item.attachmentUrl || item.guid;
         attachments[attachmentKind(url)]++;
@@ -102,13 +103,14 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
         skip(`${item.postType} (${item.status})`, `status ${item.status} is not imported (DECISIONS §7)`);
         continue;
       }
-      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
+      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
       postTypes.set(item.postType, type);
       type.count++;
       type.ids.add(item.id);
       if (item.parent !== '' && item.parent !== '0') type.parents.push(item.parent);
       if (item.menuOrder !== '' && item.menuOrder !== '0') type.hasMenuOrder = true;
       if (item.sticky === '1') type.hasSticky = true;
+      type.comments += item.comments.length;
       // A co-author no source author has is a guest byline: not one to map to a user.
       const credited = creditedLogins(item);
       for (const login of credited === item.creators ? credited : credited.filter((name) => authors.has(name))) {
@@ -154,6 +156,8 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
   const { convertPostContent } = await import('../convert/index.ts');
   let siteUrl = '';
   const sourceLogins = new Set<string>();
+  // A comment names the signed-in user who wrote it by the author's id.
+  const loginsById = new Map<string, string>();
   // Co-Authors Plus exports its credits as terms of its taxonomy, before the items: only then are
   // guest authors looked for (a second read of the file).
   let coAuthorTerms = false;
@@ -163,6 +167,7 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
     else if (record.kind === 'author') {
       const { author } = record;
       sourceLogins.add(author.login);
+      if (author.id !== '') loginsById.set(author.id, author.login);
       yield { kind: 'author', author: { sourceId: author.login, login: author.login, displayName: author.displayName || author.login, ...(author.email ? { email: author.email } : {}) } };
     } else if (record.kind === 'term') {
       const { term } = record;
@@ -187,12 +192,12 @@ export async function* fetchWxr(input: SourceInput): AsyncGenerator<ImportRecord
         if (coAuthorTerms) for (const author of await guestAuthors(await fileOf(input), sourceLogins)) yield { kind: 'author', author };
       }
       if (record.kind === 'setAside') yield { kind: 'skipped', sourceId: record.item.id, title: record.item.title, postType: record.item.postType, reason: record.reason };
-      else yield* itemRecords(record.item, siteUrl, convertPostContent);
+      else yield* itemRecords(record.item, siteUrl, loginsById, convertPostContent);
     }
   }
 }
 
-function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Convert): Generator<ImportRecord> {
+function* itemRecords(item: WxrItem, siteUrl: string, loginsById: ReadonlyMap<string, string>, convertPostContent: Convert): Generator<ImportRecord> {
   const metaValues = metaByKey(item.meta);
   // What the importer reads as one value (a thumbnail, a menu item's target), WordPress reads as the key's first.
   const meta = firstMetaValues(metaValues);
@@ -216,7 +221,7 @@ function* itemRecords(item: WxrItem, siteUrl: string, convertPostContent: Conver
     const { blocks } = convertPostContent(item.content, { siteUrl });
     yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
   } else if (item.postType !== guestAuthorType && !Object.hasOwn(notContent, item.postType)) {
-    yield { kind: 'item', item: normalizeItem(item, metaValues, meta, siteUrl, convertPostContent) };
+    yield { kind: 'item', item: normalizeItem(item, metaValues, meta, siteUrl, normalizeComments(item.comments, loginsById), convertPostContent) };
   }
 }
 
@@ -228,7 +233,7 @@ function dateOf(item: WxrItem): string | undefined {
   return gmtDate(item.dateGmt) ?? gmtDate(item.date) ?? rssDate(item.pubDate);
 }
 
-function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: Map<string, string>, siteUrl: string, convertPostContent: Convert): NormalizedItem {
+function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: Map<string, string>, siteUrl: string, comments: NormalizedComment[], convertPostContent: Convert): NormalizedItem {
   const date = dateOf(item);
   const modified = gmtDate(item.modifiedGmt) ?? gmtDate(item.modified);
   const authors = creditedLogins(item);
@@ -253,7 +258,7 @@ function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: M
     ...(item.menuOrder !== '' && item.menuOrder !== '0' ? { menuOrder: Number(item.menuOrder) } : {}),
     ...(item.sticky === '1' ? { sticky: true } : {}),
     ...(item.password !== '' ? { passwordProtected: true as const } : {}),
-    commentCount: item.commentCount,
+    comments,
     warnings: [],
   };
   const footnotes = meta.get('footnotes');

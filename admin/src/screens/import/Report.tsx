@@ -21,6 +21,7 @@ export function Report({ report, partial }: { report: ImportReport; partial: boo
   const collections = useQuery(collectionsQuery);
   const labelOf = (slug: string) => collections.data?.items.find((collection) => collection.slug === slug)?.label ?? slug;
   const downloads = report.media.downloads;
+  const commentCount = report.comments.approved + report.comments.pending + report.comments.spam + report.comments.trash;
   return (
     <div className="import-report">
       <h3 id={`${id}-done`}>{partial ? t('import.report.sofar') : t('import.report.title')}</h3>
@@ -48,6 +49,7 @@ export function Report({ report, partial }: { report: ImportReport; partial: boo
           </li>
         )}
         {report.bylines > 0 && <li>{t('import.report.bylines', { count: report.bylines })}</li>}
+        {commentCount > 0 && <li>{t('import.report.comments', { count: commentCount, pending: report.comments.pending, spam: report.comments.spam, trash: report.comments.trash })}</li>}
         {report.alreadyImported > 0 && <li>{t('import.report.already', { count: report.alreadyImported })}</li>}
         {downloads && <li>{t('import.report.media', { downloaded: downloads.downloaded + downloads.reused + downloads.existing, total: downloads.total, failed: downloads.failed })}</li>}
       </ul>
