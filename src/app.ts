@@ -45,6 +45,7 @@ import { revisionRoutes } from './revisions/routes.ts';
 import { taxonomyRoutes } from './taxonomies/routes.ts';
 import { schemaRoutes } from './schema/routes.ts';
 import { sectionRoutes } from './sections/routes.ts';
+import { redirectRoutes } from './redirects/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { PluginHost } from './plugins/host.ts';
 import { pluginRoutes } from './plugins/routes.ts';
@@ -62,7 +63,7 @@ import { panelRoutes } from './panel/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes, ...commentRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...redirectRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes, ...commentRoutes];
 
 export interface AppDependencies {
   config: Config;

@@ -443,6 +443,7 @@ describe('content and revision tools', () => {
       taxonomy_list: 'read-only', taxonomy_list_terms: 'read-only', taxonomy_create_term: 'write',
       menu_list: 'read-only', menu_get: 'read-only',
       revision_list: 'read-only', revision_restore: 'write',
+      redirect_list: 'read-only', redirect_get: 'read-only', redirect_create: 'write', redirect_update: 'write', redirect_delete: 'destructive',
       comment_list: 'read-only', comment_moderate: 'destructive', comment_update: 'write', comment_reply: 'write',
     });
   });

@@ -42,6 +42,8 @@ export type EntryCreated = ChangeOf<'created'>;
 
 export interface EntryUpdated extends ChangeOf<EntryUpdateKind> {
   previousStatus: EntryStatus;
+  /** Its slug before: a published entry whose slug changes moves to another address (redirects). */
+  previousSlug: string;
   /** Set when the change only carried another member's shared (non-translatable) values to this one. */
   sharedFrom?: string;
 }

@@ -71,7 +71,7 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
       if (entry._scheduled_at === null) await clearSchedule(tx, entry._id);
       else await setSchedule(tx, entry._id, collection.id, entry._scheduled_at, { now: isoNow(ctx.clock), by: ctx.actor?.userId ?? null });
     }
-    change = { kind: write.kind, ...event, entry, previousStatus: write.row._status };
+    change = { kind: write.kind, ...event, entry, previousStatus: write.row._status, previousSlug: write.row._slug };
     if (write.sharedFrom !== undefined) change.sharedFrom = write.sharedFrom;
   }
   if ('revision' in write && write.revision && collection.supports.includes('revisions')) {

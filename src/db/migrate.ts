@@ -27,6 +27,7 @@ import * as userLastSignIn from './migrations/0022_user_last_sign_in.ts';
 import * as webhookResponseExcerpt from './migrations/0023_webhook_response_excerpt.ts';
 import * as termOrder from './migrations/0024_term_order.ts';
 import * as jobsByKind from './migrations/0025_jobs_by_kind.ts';
+import { redirects } from './migrations/0026_redirects.ts';
 import * as comments from './migrations/0027_comments.ts';
 import type { Dialect } from './connection.ts';
 
@@ -58,6 +59,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0023_webhook_response_excerpt': webhookResponseExcerpt,
     '0024_term_order': termOrder,
     '0025_jobs_by_kind': jobsByKind,
+    '0026_redirects': redirects(dialect),
     '0027_comments': comments,
   };
 }

@@ -250,6 +250,28 @@ export interface SectionsTable {
   updated_at: string;
 }
 
+/** Redirects (src/redirects/): old addresses of the site and where they lead now. */
+export interface RedirectsTable {
+  id: string;
+  from_path: string;
+  to_target: string;
+  to_path: string | null;
+  status: number;
+  source: string;
+  entry_collection: string | null;
+  entry_id: string | null;
+  target_missing: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How often each redirect was followed, counted apart from it (migration 0026). */
+export interface RedirectHitsTable {
+  redirect_id: string;
+  hits: number;
+  last_hit_at: string;
+}
+
 /** Widget areas (src/widgets/) and their widgets, in `sort_order`. */
 export interface WidgetAreasTable {
   id: string;
@@ -357,6 +379,8 @@ export interface Database {
   menus: MenusTable;
   menu_items: MenuItemsTable;
   sections: SectionsTable;
+  redirects: RedirectsTable;
+  redirect_hits: RedirectHitsTable;
   widget_areas: WidgetAreasTable;
   widgets: WidgetsTable;
   search_documents: SearchDocumentsTable;
