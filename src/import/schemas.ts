@@ -153,6 +153,7 @@ const ReportSchema = z
     menuItems: z.number(),
     comments: z.object({ approved: z.number(), pending: z.number(), spam: z.number(), trash: z.number() }).describe('Comments imported with the entries, by moderation state'),
     alreadyImported: z.number().describe('Items an earlier import of the same source made, left as they are'),
+    redirects: z.number().describe("Redirects made from imported entries' old addresses: their links on the old site and earlier slugs (docs/decisions/0057)"),
     media: z.object({
       attachments: z.number(),
       featuredImages: z.number(),

@@ -45,6 +45,8 @@ export interface WpcomPost {
   content?: string;
   excerpt?: string;
   slug?: string;
+  /** Its address on the site. */
+  URL?: string;
   status: string;
   sticky?: boolean;
   /** The post's password (asked with `context: 'edit'`); empty when it has none. */
@@ -111,6 +113,7 @@ export function normalizePost(post: WpcomPost, siteUrl: string, convert: Convert
     status: post.status || 'draft',
     slug: decodeSlug(post.slug ?? ''),
     title: post.title ?? '',
+    ...(post.URL ? { link: post.URL } : {}),
     content: [],
     ...(post.excerpt && post.excerpt.trim() !== '' ? { excerpt: post.excerpt } : {}),
     ...(date ? { date } : {}),

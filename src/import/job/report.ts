@@ -17,6 +17,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
   let bylines = 0;
   let featuredImages = 0;
   let menus = 0;
+  let redirects = 0;
   for (const row of await store.countsByCollection(db, jobId)) {
     if (row.kind === 'post' && row.collection !== null) counts[row.collection] = row.count;
     else if (row.kind === 'section') sections = row.count;
@@ -24,6 +25,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
     else if (row.kind === 'author') bylines = row.count;
     else if (row.kind === 'featured') featuredImages = row.count;
     else if (row.kind === 'menu') menus = row.count;
+    else if (row.kind === 'redirect') redirects += row.count;
   }
   const notes = await store.listNotes(db, jobId);
   const skipped = new Map<string, { reason: string; count: number; items: { sourceId: string; title: string | null }[] }>();
@@ -54,6 +56,7 @@ export async function buildReport(db: Db, jobId: string, summary: SourceAnalysis
     menuItems: menuRows.length,
     comments: { approved: comments.approved ?? 0, pending: comments.pending ?? 0, spam: comments.spam ?? 0, trash: comments.trash ?? 0 },
     alreadyImported,
+    redirects,
     media: {
       attachments: attachments.length,
       featuredImages,

@@ -12,6 +12,7 @@ import { metaFieldSlug, typedMetaValue } from '../wxr/normalize.ts';
 import { itemRow, noteRow, type BatchOutput, type ImportRun } from './run-state.ts';
 import type { NormalizedItem } from '../sources/types.ts';
 import { writeComments } from './comments.ts';
+import { recordOldAddresses } from './redirects.ts';
 import { bylineFor, ensureTerm, linkTaxonomy } from './structure.ts';
 import * as store from '../store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
@@ -138,6 +139,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   });
   await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true, scheduledBy: run.createdBy });
   await writeComments(run, tx, collection, row._id, item.comments);
+  await recordOldAddresses(run, batch, tx, collection, row, item);
   if (run.options.includeTaxonomies) await assignTerms(run, tx, collection, row._id, item);
   const links = {
     ...(item.parent !== undefined ? { parent: item.parent } : {}),

@@ -125,6 +125,8 @@ export interface NormalizedItem {
   status: string;
   slug: string;
   title: string;
+  /** Its address on the source site (WXR `<link>`): where redirects lead from (docs/decisions/0057). */
+  link?: string;
   content: PortableTextBlock[];
   excerpt?: string;
   /** Published date (GMT), ISO 8601; absent when the source has no usable date (the import then dates the entry). */

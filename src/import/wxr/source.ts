@@ -243,6 +243,7 @@ function normalizeItem(item: WxrItem, metaValues: Map<string, string[]>, meta: M
     status: item.status || 'draft',
     slug: decodeSlug(item.slug),
     title: item.title,
+    ...(item.link !== '' ? { link: item.link } : {}),
     content: [],
     ...(item.excerpt.trim() !== '' ? { excerpt: item.excerpt } : {}),
     ...(date ? { date } : {}),
