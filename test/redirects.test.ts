@@ -120,6 +120,21 @@ describe('redirects', () => {
     expectError(await lookup('/old-post'), 404, 'NOT_FOUND');
   });
 
+  it('looks an unknown path up in one indexed read, and a known one from memory once it was read', async () => {
+    const redirect = await create({ from: '/remembered', to: '/here' });
+    const readsOf = async (path: string) => {
+      const statements = await t.statementsDuring(async () => lookup(path));
+      return statements.filter((statement) => /from "redirects" where "from_path" = /.test(statement));
+    };
+    expect(await readsOf('/not-a-redirect')).toHaveLength(1);
+    await t.db.changesArrived?.();
+    expect(await readsOf('/remembered')).toHaveLength(1);
+    expect(await readsOf('/remembered/')).toHaveLength(0);
+    await until(async () => expectSuccess(await request('GET', `/redirects/${redirect.id}`)).item.hits === 2, 'both hits counted');
+    // Counting hits does not make the remembered answer stale.
+    expect(await readsOf('/remembered')).toHaveLength(0);
+  });
+
   describe('entries that move', () => {
     const rename = async (id: string, slug: string) => expectSuccess(await request('PUT', `/content/posts/${id}`, { slug }, writer)).item;
 
