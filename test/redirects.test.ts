@@ -135,6 +135,14 @@ describe('redirects', () => {
     expect(await readsOf('/remembered')).toHaveLength(0);
   });
 
+  it('is in the OpenAPI document, the lookup without a credential', async () => {
+    const { paths } = (await t.request('GET', `${api}/openapi.json`)).body;
+    expect(Object.keys(paths['/_cms/api/redirects']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/_cms/api/redirects/{id}']).sort()).toEqual(['delete', 'get', 'put']);
+    expect(paths['/_cms/api/redirects/lookup'].get.security).toEqual([]);
+    expect(paths['/_cms/api/redirects'].post.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+  });
+
   describe('entries that move', () => {
     const rename = async (id: string, slug: string) => expectSuccess(await request('PUT', `/content/posts/${id}`, { slug }, writer)).item;
 
