@@ -14,7 +14,7 @@ import { normalizePath, parseTarget, type Target } from './paths.ts';
 import type { CreateRedirectBody, ListRedirectsQuery, Redirect, UpdateRedirectBody } from './schemas.ts';
 import * as store from './store.ts';
 
-/** Who may do what: as menus and sections, the site's structure (DECISIONS §2); the lookup is public. */
+// Who may do what: as for menus and sections, the site's structure (DECISIONS §2); the lookup is public.
 
 function toRedirect(row: store.RedirectWithHits): Redirect {
   const redirect: Redirect = {
@@ -52,9 +52,12 @@ function targetOf(to: string): Target {
   return parseTarget(to)!;
 }
 
-/** Refuses the write it follows (in the same transaction) when the redirect now leads back to itself. */
-async function assertNoLoop(tx: Transaction, from: string, target: Target): Promise<void> {
-  if (await leadsBackTo(tx, from, target.path)) throw loopRefused(from);
+/**
+ * Refuses a redirect from `from` whose target leads back to it, in the writing transaction (an update
+ * is checked after its write, so the chain no longer passes through what it was).
+ */
+async function assertNoLoop(tx: Transaction, from: string, toPath: string | null): Promise<void> {
+  if (await leadsBackTo(tx, from, toPath)) throw loopRefused(from);
 }
 
 export const listRedirects = defineOperation({
@@ -96,7 +99,7 @@ export const createRedirect = defineOperation({
     };
     await inTransaction(ctx.db, async (tx) => {
       await lockRedirects(tx);
-      await assertNoLoop(tx, from, target);
+      await assertNoLoop(tx, from, target.path);
       if (!(await store.insertRedirect(tx, row))) throw fromTaken(from);
     });
     return { item: toRedirect({ ...row, hits: null, last_hit_at: null }) };
@@ -121,7 +124,7 @@ export const updateRedirect = defineOperation({
       }
       if (!(await store.updateRedirect(tx, redirect.id, changes))) throw fromTaken(changes.from_path!);
       const updated = { ...redirect, ...changes };
-      await assertNoLoop(tx, updated.from_path, { to: updated.to_target, path: updated.to_path });
+      await assertNoLoop(tx, updated.from_path, updated.to_path);
       return { item: toRedirect(updated) };
     });
   },
