@@ -30,7 +30,8 @@ function databaseVariable(database: DatabaseConfig): string | undefined {
   return database.path === path.resolve('data/folio.db') ? undefined : database.path;
 }
 
-function withoutPassword(url: string): string {
+/** `url` with its password (in the user part, or a `password` parameter) replaced by the placeholder. */
+export function withoutPassword(url: string): string {
   const parsed = new URL(url);
   // URL's setters would percent-encode the placeholder's brackets: mark the places, then put it in.
   const mark = 'folio-password-placeholder';
