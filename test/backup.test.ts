@@ -176,6 +176,7 @@ if (testDatabaseKind === 'sqlite') {
       expect(taken).toHaveLength(1);
       firstBackup = path.join(dir, 'backups', taken[0]!);
       expect(result.stdout).toContain(`backup written to ${firstBackup}`);
+      expect(fs.statSync(firstBackup).mode & 0o777, 'readable by its owner only').toBe(0o700);
       expect(result.stdout).toMatch(/media: 3 files/);
       const manifest = JSON.parse(fs.readFileSync(path.join(firstBackup, 'manifest.json'), 'utf8'));
       const copied = manifest.counts.entries - entries.length;

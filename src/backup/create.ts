@@ -27,7 +27,8 @@ export async function createSqliteBackup(options: { databasePath: string; storag
   const final = path.join(options.dir, name);
   const work = path.join(options.dir, `.${name}.partial`);
   await fs.promises.mkdir(options.dir, { recursive: true });
-  await fs.promises.mkdir(work);
+  // Only the owner may read it: the copy holds users' emails and the hashes of their tokens and sessions.
+  await fs.promises.mkdir(work, { mode: 0o700 });
   try {
     const copy = path.join(work, databaseFile);
     copySqliteDatabase(options.databasePath, copy);
