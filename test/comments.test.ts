@@ -17,7 +17,7 @@ describe('comments (public)', () => {
   const publish = async (collection: string, title = 'Hello') => (await createEntry(t, collection, { data: { title }, status: 'published' })).id as string;
 
   beforeAll(async () => {
-    t = await createTestApp({ COMMENT_CLIENT_LIMIT: '3', COMMENT_ENTRY_LIMIT: '1000' });
+    t = await createTestApp({ COMMENT_CLIENT_LIMIT: '3', COMMENT_ENTRY_LIMIT: '20' });
     expectSuccess(await request('POST', '/settings', { publicRead: true }, t.adminToken));
     await createCollection(t, 'open', [{ slug: 'title', type: 'string' }], { comments: { moderation: 'none' } });
     await createCollection(t, 'held', [{ slug: 'title', type: 'string' }], { comments: { moderation: 'all' } });
@@ -169,6 +169,16 @@ describe('comments (public)', () => {
     expect(await stored()).toBe(before);
     t.clock.advance(10 * 60_000);
     expectCreated(await post('open', entry, same));
+  });
+
+  it('answers 429 past the per-entry limit, whoever posts', async () => {
+    const entry = await publish('open');
+    for (let i = 0; i < 20; i += 1) expectCreated(await post('open', entry, visitor()));
+    const refused = await post('open', entry, visitor());
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(refused.headers.get('retry-after')).toBe('600');
+    // Another entry is not limited.
+    expectCreated(await post('open', await publish('open'), visitor()));
   });
 
   it('never lets markup through from any field', async () => {
