@@ -235,9 +235,11 @@ describe('comments (public)', () => {
     // The entry, the threads, their replies (and SQLite's data_version).
     expect(reading).toHaveLength(t.db.dialect === 'sqlite' ? 4 : 3);
     if (t.db.dialect === 'sqlite') {
-      const threads = reading.find((statement) => statement.includes('"parent_id" is null'))!;
-      const plan = await sql.raw<{ detail: string }>(`explain query plan ${threads.replaceAll('?', "'x'")}`).execute(t.db.kysely);
-      expect(plan.rows.map((row) => row.detail).join('\n')).toContain('USING INDEX comments_entry_threads');
+      const planOf = async (statement: string) => (await sql.raw<{ detail: string }>(`explain query plan ${statement.replaceAll('?', "'x'")}`).execute(t.db.kysely)).rows.map((row) => row.detail).join('\n');
+      expect(await planOf(reading.find((statement) => statement.includes('"parent_id" is null'))!)).toContain('USING INDEX comments_entry_threads');
+      const replies = await planOf(reading.find((statement) => statement.includes('"parent_id" is not null'))!);
+      expect(replies).toContain('USING INDEX comments_thread');
+      expect(replies).not.toContain('TEMP B-TREE');
     }
   });
 });

@@ -21,18 +21,20 @@ export function commentKey(cursor: string | undefined): store.CommentKey | undef
   return [String(createdAt), String(id)];
 }
 
-export function commentCursor(row: store.CommentRow): string {
+export function commentCursor(row: Pick<store.CommentRow, 'created_at' | 'id'>): string {
   return encodeCursor([row.created_at, row.id]);
 }
 
 /** Replies whose parent is not shown (held, spam, trash) are hidden with it; parents come before their replies. */
-function visibleReplies(threads: readonly store.CommentRow[], replies: readonly store.CommentRow[]): Map<string, store.CommentRow[]> {
+function visibleReplies(threads: readonly store.PublicCommentRow[], replies: readonly store.PublicCommentRow[]): Map<string, store.PublicCommentRow[]> {
   const shown = new Set(threads.map((thread) => thread.id));
-  const byThread = new Map<string, store.CommentRow[]>();
+  const byThread = new Map<string, store.PublicCommentRow[]>();
   for (const reply of replies) {
     if (!shown.has(reply.parent_id!)) continue;
     shown.add(reply.id);
-    byThread.set(reply.thread_id, [...(byThread.get(reply.thread_id) ?? []), reply]);
+    const thread = byThread.get(reply.thread_id);
+    if (thread) thread.push(reply);
+    else byThread.set(reply.thread_id, [reply]);
   }
   return byThread;
 }

@@ -102,31 +102,35 @@ export async function hasApprovedComment(db: Db, author: { email: string | null;
 
 export type CommentKey = readonly [createdAt: string, id: string];
 
+/** What the public read needs of a comment: never the email, the address, nor the source of the body. */
+const publicColumns = ['id', 'parent_id', 'thread_id', 'author_name', 'author_url', 'author_user_id', 'body_html', 'created_at'] as const;
+export type PublicCommentRow = Pick<CommentRow, (typeof publicColumns)[number]>;
+
 /** A page of an entry's approved threads (their first comments), by date either way, after `after`; `limit + 1` rows. */
-export async function approvedThreads(db: Db, entryId: string, order: 'newest' | 'oldest', after: CommentKey | undefined, limit: number): Promise<CommentRow[]> {
+export async function approvedThreads(db: Db, entryId: string, order: 'newest' | 'oldest', after: CommentKey | undefined, limit: number): Promise<PublicCommentRow[]> {
   const direction = order === 'newest' ? 'desc' : 'asc';
-  let query = db.kysely.selectFrom('comments').selectAll().where('entry_id', '=', entryId).where('status', '=', 'approved').where('parent_id', 'is', null);
+  let query = db.kysely.selectFrom('comments').select(publicColumns).where('entry_id', '=', entryId).where('status', '=', 'approved').where('parent_id', 'is', null);
   if (after) {
     const [createdAt, id] = after;
     const past = order === 'newest' ? '<' : '>';
     query = query.where(({ eb, or, and }) => or([eb('created_at', past, createdAt), and([eb('created_at', '=', createdAt), eb('id', past, id)])]));
   }
-  return (await query.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute()) as CommentRow[];
+  return query.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
 }
 
 /** The approved replies of these threads, oldest first. */
-export async function approvedReplies(db: Db, threadIds: readonly string[]): Promise<CommentRow[]> {
+export async function approvedReplies(db: Db, threadIds: readonly string[]): Promise<PublicCommentRow[]> {
   if (threadIds.length === 0) return [];
-  return (await db.kysely
+  return db.kysely
     .selectFrom('comments')
-    .selectAll()
+    .select(publicColumns)
     .where('thread_id', 'in', [...threadIds])
     .where('parent_id', 'is not', null)
     .where('status', '=', 'approved')
     .orderBy('thread_id')
     .orderBy('created_at')
     .orderBy('id')
-    .execute()) as CommentRow[];
+    .execute();
 }
 
 /** Approved comments per entry, for the entries that have any. */

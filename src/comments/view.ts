@@ -1,10 +1,10 @@
 import type { CommentSnapshot } from '../plugins/types.ts';
 import type { Comment, PublicComment } from './schemas.ts';
-import type { CommentRow } from './store.ts';
+import type { CommentRow, PublicCommentRow } from './store.ts';
 
 /** A stored comment as the public, editors and plugins see it. */
 
-export function publicComment(row: CommentRow): PublicComment {
+export function publicComment(row: PublicCommentRow): PublicComment {
   const comment: PublicComment = { id: row.id, authorName: row.author_name, byUser: row.author_user_id !== null, bodyHtml: row.body_html, createdAt: row.created_at };
   if (row.parent_id !== null) comment.parentId = row.parent_id;
   if (row.author_url !== null) comment.authorUrl = row.author_url;

@@ -39,8 +39,8 @@ export async function up(db: Kysely<any>): Promise<void> { // eslint-disable-lin
   // The public read: an entry's approved threads by date, both ways; and counts per entry and status.
   await db.schema.createIndex('comments_entry_threads').on('comments').columns(['entry_id', 'status', 'created_at', 'id']).where(sql.ref('parent_id'), 'is', sql.lit(null)).execute();
   await db.schema.createIndex('comments_entry_status').on('comments').columns(['entry_id', 'status']).execute();
-  // The replies of a page of threads, oldest first.
-  await db.schema.createIndex('comments_thread').on('comments').columns(['thread_id', 'created_at', 'id']).execute();
+  // The approved replies of a page of threads, oldest first (with status in it, SQLite never prefers the queue's index).
+  await db.schema.createIndex('comments_thread').on('comments').columns(['thread_id', 'status', 'created_at', 'id']).execute();
   await db.schema.createIndex('comments_parent').on('comments').column('parent_id').execute();
   // The moderation queue by status, newest first; and "first time" commenters (an approved comment by this email).
   await db.schema.createIndex('comments_status_created').on('comments').columns(['status', 'created_at', 'id']).execute();
