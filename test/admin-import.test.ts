@@ -69,6 +69,7 @@ describe('the import wizard', () => {
       // The author's email is a person's of this site: their entries are offered to them.
       const owner = page.getByRole('combobox', { name: 'Entries of Ann Example belong to' });
       expect(await owner.inputValue()).toBe(ann.user.id);
+      expect(await page.getByText('1 comment comes with its entry, its thread and moderation state kept.').count()).toBe(1);
       await expectAccessible(page, 'import: the review');
 
       await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -76,6 +77,7 @@ describe('the import wizard', () => {
       expect(page.url()).toContain('job=');
       const report = page.getByRole('list', { name: 'What was imported' });
       expect(await report.getByRole('link', { name: '3 entries in Posts' }).count()).toBe(1);
+      expect(await report.getByText('1 comment: 1 held for moderation, 0 spam, 0 in the trash').count()).toBe(1);
       expect(await report.getByRole('link', { name: '1 entry in Pages' }).count()).toBe(1);
       const skipped = page.getByRole('table', { name: 'Skipped' });
       expect(await skipped.getByRole('rowheader').first().textContent()).toContain('status trash is not imported');

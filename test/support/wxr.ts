@@ -101,13 +101,16 @@ export async function importedEntries(t: TestApp): Promise<Map<string, string>> 
 
 /**
  * A small export of its own site (`name` keys its items, so no test sees another's as already
- * imported), by its author ann (ann@`name`.example): a published post, a private one (a warning), a trashed one (skipped), a post whose slug
- * the site already has (renamed, a warning), a page, and with `picture` an attachment at that URL.
+ * imported), by its author ann (ann@`name`.example): a published post (with a comment held for
+ * moderation), a private one (a warning), a trashed one (skipped), a post whose slug the site already
+ * has (renamed, a warning), a page, and with `picture` an attachment at that URL.
  */
 export function smallExport(name: string, picture?: string): Buffer {
+  const comment = (id: number) =>
+    id === 1 ? `<wp:comment><wp:comment_id>1</wp:comment_id><wp:comment_author>Reader</wp:comment_author><wp:comment_content>Nice post</wp:comment_content><wp:comment_approved>0</wp:comment_approved></wp:comment>` : '';
   const item = (id: number, type: string, status: string, slug: string) =>
     `<item><title>${name} ${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>${type}</wp:post_type><wp:status>${status}</wp:status>` +
-    `<wp:post_name>${slug}</wp:post_name><wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Body of ${slug}</p>]]></content:encoded></item>`;
+    `<wp:post_name>${slug}</wp:post_name><wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Body of ${slug}</p>]]></content:encoded>${comment(id)}</item>`;
   const attachment = picture ? `<item><title>Picture</title><wp:post_id>9</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_name>picture</wp:post_name><wp:attachment_url>${picture}</wp:attachment_url></item>` : '';
   return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">

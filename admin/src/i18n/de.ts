@@ -801,6 +801,7 @@ export const de: Record<MessageId, string> = {
   'import.report.terms': '{count, plural, one {# Begriff} other {# Begriffe}}',
   'import.report.menus': '{count, plural, one {# Menü} other {# Menüs}} mit {items, plural, one {# Menüpunkt} other {# Menüpunkten}}',
   'import.report.bylines': '{count, plural, one {# Autorenangabe} other {# Autorenangaben}}',
+  'import.report.redirects': '{count, plural, one {# Weiterleitung von einer alten Adresse} other {# Weiterleitungen von alten Adressen}}',
   'import.report.comments': '{count, plural, one {# Kommentar} other {# Kommentare}}: {pending, number} zur Moderation zurückgehalten, {spam, number} Spam, {trash, number} im Papierkorb',
   'import.report.already': '{count, plural, one {# Element stammte aus einem früheren Import und blieb, wie es war.} other {# Elemente stammten aus einem früheren Import und blieben, wie sie waren.}}',
   'import.report.media': '{downloaded, number} von {total, number} Mediendateien in der Mediathek, {failed, number} fehlgeschlagen',

@@ -819,6 +819,7 @@ export const en = {
   'import.report.terms': '{count, plural, one {# term} other {# terms}}',
   'import.report.menus': '{count, plural, one {# menu} other {# menus}} with {items, plural, one {# item} other {# items}}',
   'import.report.bylines': '{count, plural, one {# byline} other {# bylines}}',
+  'import.report.redirects': '{count, plural, one {# redirect from an old address} other {# redirects from old addresses}}',
   'import.report.comments': '{count, plural, one {# comment} other {# comments}}: {pending, number} held for moderation, {spam, number} spam, {trash, number} in the trash',
   'import.report.already': '{count, plural, one {# item was there from an earlier import and was left as it was.} other {# items were there from an earlier import and were left as they were.}}',
   'import.report.media': '{downloaded, number} of {total, number} media files in the library, {failed, number} failed',

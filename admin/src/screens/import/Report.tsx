@@ -49,6 +49,7 @@ export function Report({ report, partial }: { report: ImportReport; partial: boo
           </li>
         )}
         {report.bylines > 0 && <li>{t('import.report.bylines', { count: report.bylines })}</li>}
+        {report.redirects > 0 && <li>{t('import.report.redirects', { count: report.redirects })}</li>}
         {commentCount > 0 && <li>{t('import.report.comments', { count: commentCount, pending: report.comments.pending, spam: report.comments.spam, trash: report.comments.trash })}</li>}
         {report.alreadyImported > 0 && <li>{t('import.report.already', { count: report.alreadyImported })}</li>}
         {downloads && <li>{t('import.report.media', { downloaded: downloads.downloaded + downloads.reused + downloads.existing, total: downloads.total, failed: downloads.failed })}</li>}
