@@ -12,6 +12,7 @@ const defaults = {
   defaultLocale: 'en',
   locales: ['en'],
   publicRead: false,
+  seo: { titleSeparator: '–', defaultImage: null },
 };
 
 type Settings = typeof defaults;

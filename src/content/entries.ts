@@ -5,7 +5,8 @@ import type { Db } from '../db/connection.ts';
 import { fromColumnValue, responseColumnValue, toColumnValue } from '../fields/columns.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import type { FieldDefinition } from '../fields/definition.ts';
-import { fillMediaValues, type MediaLinks } from './media-values.ts';
+import { hasSeo, seoKey, seoOut, storedSeo, type StoredSeo } from '../seo/values.ts';
+import { fillMediaReferences, mediaSlots, type MediaLinks } from './media-values.ts';
 import type { EntrySchema } from './schemas.ts';
 import type { EntryRow } from './store.ts';
 
@@ -45,6 +46,12 @@ export function liveData(fields: FieldDefinition[], row: EntryRow): Record<strin
   return data;
 }
 
+/** The live version's SEO values: kept in the snapshot beside its field values while a draft is staged. */
+export function liveSeo(row: EntryRow): StoredSeo {
+  if (row._live === null) return storedSeo(row._seo);
+  return storedSeo((JSON.parse(row._live) as Record<string, unknown>)[seoKey]);
+}
+
 export function isLive(row: EntryRow): boolean {
   return row._published_at !== null;
 }
@@ -65,6 +72,7 @@ export function toEntry(collection: LoadedCollection, row: EntryRow, view: View)
     _rev: encodeRev(row._id, row._version),
   };
   if (!reader && row._live !== null) entry.liveData = liveData(collection.fields, row);
+  if (hasSeo(collection)) entry.seo = seoOut(reader ? liveSeo(row) : storedSeo(row._seo));
   if (row._published_at !== null) entry.publishedAt = row._published_at;
   if (!reader && row._scheduled_at !== null) entry.scheduledAt = row._scheduled_at;
   if (row._deleted_at !== null) entry.deletedAt = row._deleted_at;
@@ -77,11 +85,13 @@ export function toEntry(collection: LoadedCollection, row: EntryRow, view: View)
 }
 
 /**
- * Entries about to go out, their image and file values filled in from the media library
- * (media-values.ts): one lookup for all of them, in both their versions.
+ * Entries about to go out, their image and file values (and SEO images) filled in from the media
+ * library (media-values.ts): one lookup for all of them, in both their versions.
  */
 export async function withMedia(ctx: MediaLinks, db: Db, collection: LoadedCollection, entries: Entry[]): Promise<Entry[]> {
-  await fillMediaValues(ctx, db, collection.fields, entries.flatMap((entry) => (entry.liveData ? [entry.data, entry.liveData] : [entry.data])));
+  const slots = mediaSlots(collection.fields, entries.flatMap((entry) => (entry.liveData ? [entry.data, entry.liveData] : [entry.data])));
+  for (const entry of entries) if (entry.seo?.image) slots.push({ values: entry.seo, slug: 'image' });
+  await fillMediaReferences(ctx, db, slots);
   return entries;
 }
 

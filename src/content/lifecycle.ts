@@ -6,7 +6,8 @@ import { normalizeDateTime } from '../fields/types/datetime.ts';
 import { checkFieldValue } from '../fields/values.ts';
 import { requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
-import { columnData, entryItem, isLive, liveData, toColumns, type Entry } from './entries.ts';
+import { columnData, entryItem, isLive, liveData, liveSeo, toColumns, type Entry } from './entries.ts';
+import { seoColumn } from '../seo/values.ts';
 import { fillMediaValues } from './media-values.ts';
 import { loadEntry, viewOf } from './lookup.ts';
 import { contentEditorRead, contentPublish, contentRead, contentWrite } from './access.ts';
@@ -99,7 +100,7 @@ export const discardDraft = entryOperation('content.discardDraft', async (ctx, d
   if (!isLive(row)) throw validationError([{ path: 'id', message: 'The entry has no published version to go back to' }]);
   if (row._live === null && row._status === 'published') return entryItem(ctx, db, collection, row, 'editor');
   // The live values go back into the columns, where a unique value may have been taken meanwhile.
-  const changes = { ...toColumns(collection.fields, liveData(collection.fields, row)), _live: null, _status: 'published', _scheduled_at: null };
+  const changes = { ...toColumns(collection.fields, liveData(collection.fields, row)), _seo: seoColumn(liveSeo(row)), _live: null, _status: 'published', _scheduled_at: null };
   return mapUniqueViolation(collection, () => change(ctx, db, collection, { kind: 'draftDiscarded', row, changes }));
 });
 
@@ -123,7 +124,9 @@ export const duplicateEntry = defineOperation({
         // A reference whose entry or media item is not there is not copied: a create would refuse it.
         for (const { field } of await brokenReferences(db, collection, values)) values[field] = null;
         const slug = await generateSlug(db, collection, values, row._locale);
-        return change(ctx, db, collection, { kind: 'created', row: newEntryRow(ctx, collection, { slug, locale: row._locale, published: false, values }), revision: true });
+        // The copy keeps the SEO values too: it is a draft to edit, as its field values are.
+        const copy = { ...newEntryRow(ctx, collection, { slug, locale: row._locale, published: false, values }), _seo: row._seo };
+        return change(ctx, db, collection, { kind: 'created', row: copy, revision: true });
       }),
       { slugGenerated: true },
     );

@@ -22,23 +22,29 @@ export type MediaLinks = Pick<Context, 'storage' | 'baseUrl'>;
 /** A stored value that names a media item. */
 type StoredLink = StoredMediaReference & { id: string };
 
-interface Pending {
+/** Where a media value sits: `values[slug]`, filled in place. */
+export interface MediaSlot {
   values: Record<string, unknown>;
   slug: string;
-  stored: StoredLink;
 }
 
-/** Fills in, in place, the image and file values of each set of field values (an entry's data, its live data). */
-export async function fillMediaValues(ctx: MediaLinks, db: Db, fields: readonly FieldDefinition[], sets: readonly Record<string, unknown>[]): Promise<void> {
+/** The image and file values of each set of field values (an entry's data, its live data). */
+export function mediaSlots(fields: readonly FieldDefinition[], sets: readonly Record<string, unknown>[]): MediaSlot[] {
   const mediaFields = fields.filter(isMediaField);
-  if (mediaFields.length === 0 || sets.length === 0) return;
-  const pending: Pending[] = [];
-  for (const values of sets) {
-    for (const { slug } of mediaFields) {
-      const stored = storedReference(values[slug]);
-      if (stored) pending.push({ values, slug, stored });
-    }
-  }
+  return sets.flatMap((values) => mediaFields.map(({ slug }) => ({ values, slug })));
+}
+
+/** Fills in, in place, the image and file values of each set of field values. */
+export async function fillMediaValues(ctx: MediaLinks, db: Db, fields: readonly FieldDefinition[], sets: readonly Record<string, unknown>[]): Promise<void> {
+  await fillMediaReferences(ctx, db, mediaSlots(fields, sets));
+}
+
+/** Fills in, in place, the media values at the slots: one lookup for all of them, none when no value names an item. */
+export async function fillMediaReferences(ctx: MediaLinks, db: Db, slots: readonly MediaSlot[]): Promise<void> {
+  const pending = slots.flatMap(({ values, slug }) => {
+    const stored = storedReference(values[slug]);
+    return stored ? [{ values, slug, stored }] : [];
+  });
   if (pending.length === 0) return;
   const rows = await findMediaByIds(db, [...new Set(pending.map(({ stored }) => stored.id))]);
   const items = new Map(rows.map((row) => [row.id, row]));

@@ -14,6 +14,7 @@ import { sortKind } from '../fields/columns.ts';
 import { lockCollection, requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { readSettings } from '../settings/read.ts';
+import { mergeSeo, seoColumn, seoSnapshot, storedSeo } from '../seo/values.ts';
 import { termFilter } from '../taxonomies/filter.ts';
 import { columnData, decodeRev, entryItem, isLive, liveData, toEntry, withMedia, type Entry } from './entries.ts';
 import { validateEntryData } from './field-values.ts';
@@ -132,7 +133,8 @@ export const createEntry = defineOperation({
           const source = input.translationOf === undefined ? undefined : await requireTranslationSource(db, collection, input.translationOf);
           const data = source ? { ...input.data, ...sharedValues(collection, columnData(collection.fields, source)) } : input.data;
           const { values, issues } = validateEntryData(collection.fields, data, 'create');
-          issues.push(...explicitSlugIssues(input.slug));
+          const seo = mergeSeo(collection, {}, input.seo);
+          issues.push(...seo.issues, ...explicitSlugIssues(input.slug));
           if (!settings.locales.includes(locale)) issues.push({ path: 'locale', message: `Not one of the site's locales: ${settings.locales.join(', ')}` });
           if (issues.length > 0) throw validationError(issues);
           if (source) {
@@ -148,9 +150,10 @@ export const createEntry = defineOperation({
           const publish = input.status === 'published';
           const row = newEntryRow(ctx, collection, { slug, locale, group: source?._group, published: publish, values });
           row._bylines = creditsColumn(input.bylines ?? []);
+          row._seo = seoColumn(seo.seo);
           // Published at once while its source has a staged draft, a translation goes live with the group's
           // live shared values; the draft ones wait in its columns, as on the source.
-          if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)) });
+          if (publish && source && source._live !== null) row._live = JSON.stringify({ ...values, ...sharedValues(collection, liveData(collection.fields, source)), ...seoSnapshot(row._seo) });
           return entryItem(ctx, db, collection, await writeEntry(ctx, db, collection, { kind: 'created', row, revision: true }), 'editor');
         }),
       { slugGenerated: input.slug === undefined },
@@ -175,15 +178,17 @@ export const updateEntry = defineOperation({
       inTransaction(ctx.db, async (db) => {
         const collection = await lockCollection(db, input.collection, 'share');
         const { values, issues } = validateEntryData(collection.fields, input.data ?? {}, 'update');
-        issues.push(...explicitSlugIssues(input.slug));
+        // Checked before the entry is read; merged over its stored values once it is.
+        issues.push(...mergeSeo(collection, {}, input.seo).issues, ...explicitSlugIssues(input.slug));
         if (issues.length > 0) throw validationError(issues);
         const row = await lockEntryForSave(db, collection, input.id, viewOf(ctx), values);
+        const seo = input.seo === undefined ? undefined : mergeSeo(collection, storedSeo(row._seo), input.seo).seo;
         const expectedVersion = input._rev === undefined ? undefined : decodeRev(input._rev, row._id);
         if (expectedVersion !== undefined && expectedVersion !== row._version) throw staleRev();
         const problems = [...(await databaseIssues(db, collection, values, row._locale, row._id)), ...(await creditIssues(db, input.bylines))];
         if (problems.length > 0) throw validationError(problems);
         if (input.slug !== undefined && input.slug !== row._slug) await assertSlugFree(db, collection, input.slug, row._locale, row._id);
-        const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, bylines: input.bylines, expectedVersion: expectedVersion ?? row._version });
+        const saved = await saveValues(ctx, db, collection, row, values, { slug: input.slug, status: input.status, bylines: input.bylines, seo, expectedVersion: expectedVersion ?? row._version });
         return entryItem(ctx, db, collection, saved, 'editor');
       }),
     );

@@ -4,6 +4,7 @@ import { pageQuery } from '../core/pagination.ts';
 import { BylineCredits } from '../bylines/schemas.ts';
 import { BooleanQuery } from '../core/schemas.ts';
 import { CollectionSchemaOut, FieldSchema } from '../schema/schemas.ts';
+import { SeoInput, SeoSchema } from '../seo/schemas.ts';
 
 export const entryStatuses = ['draft', 'published', 'scheduled'] as const;
 
@@ -63,6 +64,7 @@ export const CreateEntryBody = z.strictObject({
   locale: Locale.optional().describe('Default: the site default locale'),
   translationOf: z.string().min(1).max(200).optional().describe('Id of the entry this one translates'),
   bylines: BylineCredits.optional(),
+  seo: SeoInput.optional(),
 });
 
 export const UpdateEntryBody = z.strictObject({
@@ -70,6 +72,7 @@ export const UpdateEntryBody = z.strictObject({
   slug: z.string().min(1).max(200).optional().describe('A new URL slug; unchanged when omitted'),
   status: z.enum(['draft', 'published']).optional().describe('published saves then publishes; draft saves then unpublishes'),
   bylines: BylineCredits.optional(),
+  seo: SeoInput.optional(),
   _rev: Rev.optional(),
 });
 
@@ -92,6 +95,7 @@ export const EntrySchema = z
     deletedAt: z.string().optional().describe('Set while the entry is in the trash'),
     bylines: z.array(z.string()).optional().describe('Byline ids credited, in order (GET /bylines); absent when the entry credits nobody'),
     primaryBylineId: z.string().optional().describe('The first credited byline'),
+    seo: SeoSchema.optional().describe("Search and social metadata: present when the collection's supports has seo (readers get the live version's)"),
     _rev: z.string(),
   })
   .meta({ id: 'ContentItem' });

@@ -24,6 +24,8 @@ export interface EntryRow {
   _author_id: string | null;
   /** JSON array of byline ids, in credit order; null when the entry credits nobody. */
   _bylines: string | null;
+  /** Search and social metadata (JSON, seo/values.ts); null when none is set. */
+  _seo: string | null;
   _created_at: string;
   _updated_at: string;
   _published_at: string | null;

@@ -7,6 +7,7 @@ import type { AuthorizedContext } from '../core/operation.ts';
 import type { Transaction } from '../db/dialect.ts';
 import { deleteEntryRevisions, insertRevision } from '../revisions/store.ts';
 import type { LoadedCollection } from '../schema/store.ts';
+import { seoColumn, seoSnapshot, type StoredSeo } from '../seo/values.ts';
 import type { EntryChange, EntryUpdateKind } from './changes.ts';
 import { columnData, isLive, toColumns } from './entries.ts';
 import { sharedValues } from './saving.ts';
@@ -79,7 +80,7 @@ export async function writeEntry(ctx: AuthorizedContext, tx: Transaction, collec
       id: newId(),
       collection_id: collection.id,
       entry_id: entry._id,
-      data: JSON.stringify(columnData(collection.fields, entry)),
+      data: JSON.stringify(versionSnapshot(collection, entry)),
       slug: entry._slug,
       author_id: ctx.actor?.userId ?? null,
       created_at: entry._updated_at,
@@ -111,6 +112,7 @@ export function newEntryRow(
     _live: null,
     _author_id: ctx.actor?.userId ?? null,
     _bylines: null,
+    _seo: null,
     _created_at: now,
     _updated_at: now,
     _published_at: entry.published ? now : null,
@@ -131,12 +133,13 @@ export async function saveValues(
   collection: LoadedCollection,
   row: store.EntryRow,
   values: Record<string, unknown>,
-  options: { slug?: string; status?: 'draft' | 'published'; bylines?: readonly string[]; expectedVersion?: number } = {},
+  options: { slug?: string; status?: 'draft' | 'published'; bylines?: readonly string[]; seo?: StoredSeo; expectedVersion?: number } = {},
 ): Promise<store.EntryRow> {
   const { status } = options;
   const changes: Record<string, unknown> = toColumns(collection.fields, values);
   if (options.slug !== undefined) changes._slug = options.slug;
   if (options.bylines !== undefined) changes._bylines = creditsColumn(options.bylines);
+  if (options.seo !== undefined) changes._seo = seoColumn(options.seo);
   if (status !== 'published') Object.assign(changes, draftChanges(collection, row));
   Object.assign(changes, statusChanges(status, isoNow(ctx.clock)));
   const kind: EntryUpdateKind =
@@ -173,7 +176,12 @@ function stagesDraft(collection: LoadedCollection, row: store.EntryRow): boolean
  */
 function draftChanges(collection: LoadedCollection, row: store.EntryRow): { _live?: string | null } {
   if (!stagesDraft(collection, row)) return row._live === null ? {} : { _live: null };
-  return row._live === null ? { _live: JSON.stringify(columnData(collection.fields, row)) } : {};
+  return row._live === null ? { _live: JSON.stringify(versionSnapshot(collection, row)) } : {};
+}
+
+/** A version as a revision or a staged draft's live copy keeps it: its field values and its SEO values. */
+function versionSnapshot(collection: LoadedCollection, row: store.EntryRow): Record<string, unknown> {
+  return { ...columnData(collection.fields, row), ...seoSnapshot(row._seo) };
 }
 
 /**

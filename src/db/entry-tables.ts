@@ -52,6 +52,8 @@ export async function createEntryTable(db: Db, table: string): Promise<void> {
     .addColumn('_author_id', 'text')
     // Ordered byline credits, a JSON array of byline ids; the first is the primary byline.
     .addColumn('_bylines', 'text')
+    // Search and social metadata (JSON) on collections that support `seo` (decisions/0059).
+    .addColumn('_seo', 'text')
     .addColumn('_created_at', 'text', (column) => column.notNull())
     .addColumn('_updated_at', 'text', (column) => column.notNull())
     .addColumn('_published_at', 'text')

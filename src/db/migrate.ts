@@ -29,6 +29,7 @@ import * as termOrder from './migrations/0024_term_order.ts';
 import * as jobsByKind from './migrations/0025_jobs_by_kind.ts';
 import { redirects } from './migrations/0026_redirects.ts';
 import * as comments from './migrations/0027_comments.ts';
+import * as entrySeo from './migrations/0028_entry_seo.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -61,6 +62,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0025_jobs_by_kind': jobsByKind,
     '0026_redirects': redirects(dialect),
     '0027_comments': comments,
+    '0028_entry_seo': entrySeo,
   };
 }
 

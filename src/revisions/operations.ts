@@ -14,11 +14,15 @@ import type { LoadedCollection } from '../schema/store.ts';
 import * as schemaStore from '../schema/store.ts';
 import type { RevisionSchema } from './schemas.ts';
 import * as store from './store.ts';
+import { hasSeo, seoKey, seoOut, storedSeo } from '../seo/values.ts';
 
 type Revision = z.infer<typeof RevisionSchema>;
 
-function toRevision(collection: string, row: store.NamedRevisionRow): Revision {
-  const revision: Revision = { id: row.id, collection, entryId: row.entry_id, slug: row.slug, data: JSON.parse(row.data), createdAt: row.created_at };
+function toRevision(collection: LoadedCollection, row: store.NamedRevisionRow): Revision {
+  // The SEO values are kept beside the field values, under a key no field can have.
+  const { [seoKey]: seo, ...data } = JSON.parse(row.data) as Record<string, unknown>;
+  const revision: Revision = { id: row.id, collection: collection.slug, entryId: row.entry_id, slug: row.slug, data, createdAt: row.created_at };
+  if (hasSeo(collection)) revision.seo = seoOut(storedSeo(seo));
   if (row.author_id !== null) revision.authorId = row.author_id;
   if (row.author_name !== null) revision.authorName = row.author_name;
   return revision;
@@ -37,7 +41,7 @@ export const listRevisions = defineOperation({
     const { collection, row } = await loadEntry(ctx, ctx.db, input, { includeTrashed: true });
     requireRevisions(collection);
     const rows = await store.listRevisionRows(ctx.db, row._id, input.limit);
-    return { items: rows.map((revision) => toRevision(collection.slug, revision)), total: await store.countRevisions(ctx.db, row._id) };
+    return { items: rows.map((revision) => toRevision(collection, revision)), total: await store.countRevisions(ctx.db, row._id) };
   },
 });
 
@@ -56,7 +60,7 @@ export const getRevision = defineOperation({
   access: contentEditorRead,
   async run(ctx, input: { revisionId: string }): Promise<{ item: Revision }> {
     const { row, collection } = await requireRevision(ctx.db, input.revisionId);
-    return { item: toRevision(collection.slug, row) };
+    return { item: toRevision(collection, row) };
   },
 });
 
@@ -79,7 +83,9 @@ export const restoreRevision = defineOperation({
         const entry = await lockEntryForSave(db, collection, revision.entry_id, 'editor', values);
         issues.push(...(await databaseIssues(db, collection, values, entry._locale, entry._id)));
         if (issues.length > 0) throw validationError(issues, `The revision no longer fits the collection: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
-        const saved = await saveValues(ctx, db, collection, entry, values);
+        // The SEO values come back too: a revision without them restores none.
+        const seo = hasSeo(collection) ? storedSeo(stored[seoKey]) : undefined;
+        const saved = await saveValues(ctx, db, collection, entry, values, { seo });
         return entryItem(ctx, db, collection, saved, 'editor');
       }),
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EntryParams } from '../content/schemas.ts';
 import { queryInteger } from '../core/pagination.ts';
+import { SeoSchema } from '../seo/schemas.ts';
 
 export const RevisionSchema = z
   .object({
@@ -9,6 +10,7 @@ export const RevisionSchema = z
     entryId: z.string(),
     slug: z.string().describe("The entry's slug at that save"),
     data: z.record(z.string(), z.unknown()),
+    seo: SeoSchema.optional().describe("The entry's SEO values at that save; present when the collection's supports has seo"),
     authorId: z.string().optional().describe('The user who saved it; absent when no user did (the scheduler, an import)'),
     authorName: z.string().optional().describe("That user's display name as it is now; absent when the user no longer exists"),
     createdAt: z.string(),

@@ -13,7 +13,7 @@ export { fieldTypes, type FieldType } from '../fields/names.ts';
  */
 export const maxFieldsPerCollection = 300;
 
-export const collectionFeatures = ['drafts', 'revisions', 'preview', 'scheduling', 'search'] as const;
+export const collectionFeatures = ['drafts', 'revisions', 'preview', 'scheduling', 'search', 'seo'] as const;
 export type CollectionFeature = (typeof collectionFeatures)[number];
 
 export const commentModerations = ['all', 'first-time', 'none'] as const;

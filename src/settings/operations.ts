@@ -25,6 +25,10 @@ export const getSettings = defineOperation({
   },
 });
 
+function isMembers(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export const updateSettings = defineOperation({
   name: 'settings.update',
   access: access.scope('admin'),
@@ -34,7 +38,10 @@ export const updateSettings = defineOperation({
       await serializeTransactions(db, settingsLockKey);
       const merged: Record<string, unknown> = { ...(await readSettings(db)) };
       for (const [key, value] of Object.entries(input)) {
-        if (value !== undefined) merged[key] = value === null ? settingDefaults[key as SettingKey] : value;
+        if (value === undefined) continue;
+        const current = merged[key];
+        // A setting made of members (seo) takes the members given over the ones it has.
+        merged[key] = value === null ? settingDefaults[key as SettingKey] : isMembers(current) ? { ...current, ...(value as Record<string, unknown>) } : value;
       }
       const settings = merged as Settings;
       if (!settings.locales.includes(settings.defaultLocale)) {
@@ -44,7 +51,7 @@ export const updateSettings = defineOperation({
       for (const [key, value] of Object.entries(input)) {
         if (value === undefined) continue;
         if (value === null) await store.deleteSetting(db, key);
-        else await store.writeSetting(db, key, JSON.stringify(value), now);
+        else await store.writeSetting(db, key, JSON.stringify(merged[key]), now);
       }
       return settings;
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LocaleTag } from '../core/locale.ts';
+import { SiteSeoSettings, SiteSeoUpdate, siteSeoDefaults } from '../seo/settings.ts';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -24,6 +25,7 @@ export const settingSchemas = {
     .max(100)
     .refine((list) => new Set(list).size === list.length, 'Must not list a locale twice'),
   publicRead: z.boolean(),
+  seo: SiteSeoSettings,
 };
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -38,6 +40,7 @@ export const settingDefaults: Settings = {
   defaultLocale: 'en',
   locales: ['en'],
   publicRead: false,
+  seo: siteSeoDefaults,
 };
 
 export const SettingsSchema = z.object(settingSchemas).meta({ id: 'Settings' });
@@ -46,9 +49,13 @@ export const SettingsSchema = z.object(settingSchemas).meta({ id: 'Settings' });
 export type PublicSettings = Omit<Settings, 'publicRead'>;
 export const ReadSettingsResponse = SettingsSchema.partial({ publicRead: true }).describe('All settings; the public (publicRead on) gets them without publicRead');
 
-/** A partial update: given keys merge, `null` resets a key to its default, unknown keys are refused. */
-export const UpdateSettingsBody = z.strictObject(
-  Object.fromEntries(Object.entries(settingSchemas).map(([key, schema]) => [key, schema.nullable().optional()])) as {
+/**
+ * A partial update: given keys merge, `null` resets a key to its default, unknown keys are refused.
+ * A setting made of members (`seo`) merges member by member.
+ */
+export const UpdateSettingsBody = z.strictObject({
+  ...(Object.fromEntries(Object.entries(settingSchemas).map(([key, schema]) => [key, schema.nullable().optional()])) as {
     [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof settingSchemas)[K]>>;
-  },
-);
+  }),
+  seo: SiteSeoUpdate.nullable().optional(),
+});

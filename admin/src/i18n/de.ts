@@ -638,6 +638,7 @@ export const de: Record<MessageId, string> = {
   'schema.feature.preview': 'Vorschaulinks',
   'schema.feature.scheduling': 'Geplantes Veröffentlichen',
   'schema.feature.search': 'Suche',
+  'schema.feature.seo': 'SEO (Such- und Social-Metadaten)',
   'schema.types': 'TypeScript-Typen',
   'schema.types.about': 'Ein Interface pro Sammlung, für den Code einer Website, die Folio ausliest.',
   'schema.types.copy': 'Typen kopieren',

@@ -656,6 +656,7 @@ export const en = {
   'schema.feature.preview': 'Preview links',
   'schema.feature.scheduling': 'Scheduled publishing',
   'schema.feature.search': 'Search',
+  'schema.feature.seo': 'SEO (search and social metadata)',
   'schema.types': 'TypeScript types',
   'schema.types.about': 'One interface per collection, for the code of a site that reads Folio.',
   'schema.types.copy': 'Copy the types',
