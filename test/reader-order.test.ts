@@ -88,11 +88,12 @@ describe('list order by a field while drafts are staged', () => {
     // As before migration 0003: no live sort index, and neither it nor the later 0004 (jobs, which
     // replaced the schedule table), 0005 (media), 0006 (taxonomies), 0007 (site structure), 0008
     // (search), 0009 (sign-in), 0010 (OAuth), 0011 (plugins) and 0012 (import, which added _bylines to
-    // entry tables), 0013 (media titles) and 0014 (WordPress.com connections), 0015 (the webhook outbox's indexes), 0016 (the plugins' event queue), 0017 (the events plugins take with data), 0018 (preview links), 0019 (where media is used), 0020 (change notifications), 0021 (the search's filter index), 0022 (the users' last sign-in), 0023 (webhook answers' excerpts), 0024 (the terms' order), 0025 (jobs by kind) 0026 (redirects) and 0027 (comments) applied.
+    // entry tables), 0013 (media titles) and 0014 (WordPress.com connections), 0015 (the webhook outbox's indexes), 0016 (the plugins' event queue), 0017 (the events plugins take with data), 0018 (preview links), 0019 (where media is used), 0020 (change notifications), 0021 (the search's filter index), 0022 (the users' last sign-in), 0023 (webhook answers' excerpts), 0024 (the terms' order), 0025 (jobs by kind) 0026 (redirects), 0027 (comments) and 0028 (the entries' SEO values) applied.
     for (const name of indexes) await t.db.kysely.schema.dropIndex(name).execute();
     await dropSearchTables(t.db);
     for (const { table_name: table } of await t.db.kysely.selectFrom('collections').select('table_name').execute()) {
       await t.db.kysely.schema.alterTable(table).dropColumn('_bylines').execute();
+      await t.db.kysely.schema.alterTable(table).dropColumn('_seo').execute();
     }
     for (const table of ['comments', 'redirect_hits', 'redirects', 'media_usage', 'preview_grants', 'plugin_events', 'import_connections', 'bylines', 'import_notes', 'import_items', 'import_analyses', 'audit_events', 'webhook_attempts', 'webhook_deliveries', 'webhook_subscriptions', 'plugin_states', 'oauth_tokens', 'oauth_device_codes', 'oauth_codes', 'oauth_consent_requests', 'oauth_grants', 'oauth_clients', 'setup_secrets', 'setup_state', 'rate_limits', 'invitations', 'magic_links', 'webauthn_challenges', 'passkeys', 'sessions', 'widgets', 'widget_areas', 'sections', 'menu_items', 'menus', 'entry_terms', 'terms', 'taxonomy_collections', 'taxonomies', 'media_upload_grants', 'media_derivatives', 'media', 'jobs'] as const) await t.db.kysely.schema.dropTable(table).execute();
     await t.db.kysely.schema.alterTable('collections').dropColumn('url_pattern').execute();

@@ -12,7 +12,7 @@ const defaults = {
   defaultLocale: 'en',
   locales: ['en'],
   publicRead: false,
-  seo: { titleSeparator: '–', defaultImage: null },
+  seo: { titleSeparator: '–', defaultImage: null as string | null },
 };
 
 type Settings = typeof defaults;
@@ -260,10 +260,11 @@ describe('updating settings: values', () => {
       defaultLocale: 'fr',
       locales: ['fr', 'en'],
       publicRead: true,
+      seo: { titleSeparator: '|', defaultImage: 'https://changed.example/card.png' },
     };
     expect(ok(await post(changed))).toEqual(changed);
     let expected: Settings = { ...changed };
-    for (const key of ['siteTitle', 'tagline', 'postsPerPage', 'siteUrl', 'timezone', 'publicRead'] as const) {
+    for (const key of ['siteTitle', 'tagline', 'postsPerPage', 'siteUrl', 'timezone', 'publicRead', 'seo'] as const) {
       expected = { ...expected, [key]: defaults[key] };
       expect({ key, settings: ok(await post({ [key]: null })) }).toEqual({ key, settings: expected });
       expect(await read()).toEqual(expected);

@@ -143,6 +143,7 @@ export async function describeAnalysis(db: Db, row: store.AnalysisRow): Promise<
       collection,
       fieldsToAdd: fit.fieldsToAdd.map(({ slug, label, type }) => ({ slug, label, type })),
       conflicts: fit.conflicts,
+      seo: postType.hasSeo ?? false,
     });
   }
   return {

@@ -65,11 +65,14 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
     const fit = compatibility(existing, wantedFields(postType, collection));
     // Comments come with their entries: a collection that has none takes them, as the source site did.
     const takeComments = postType.comments > 0 && !existing?.comments;
+    // Items with Yoast or Rank Math meta need the entries' SEO values (import/job/seo.ts).
+    const seo: CollectionFeature[] = postType.hasSeo ? ['seo'] : [];
+    const addSeo = existing !== undefined && seo.length > 0 && !existing.supports.includes('seo');
     if (!existing) {
-      const supports: CollectionFeature[] = ['drafts', 'revisions', 'scheduling', 'search'];
+      const supports: CollectionFeature[] = ['drafts', 'revisions', 'scheduling', 'search', ...seo];
       await runOperation(createCollection, ctx, () => ({ slug: collection, label: label(collection), labelSingular: label(postType.name), supports, ...(takeComments ? { comments: importedComments } : {}) }));
-    } else if (takeComments) {
-      await runOperation(updateCollection, ctx, () => ({ slug: collection, comments: importedComments }));
+    } else if (takeComments || addSeo) {
+      await runOperation(updateCollection, ctx, () => ({ slug: collection, ...(takeComments ? { comments: importedComments } : {}), ...(addSeo ? { supports: [...existing.supports, ...seo] } : {}) }));
     }
     const added: string[] = [];
     for (const field of fit.fieldsToAdd) {
@@ -83,7 +86,7 @@ export async function prepareCollections(ctx: AuthorizedContext, mappings: { pos
       }));
       added.push(field.slug);
     }
-    if (!existing || takeComments || added.length > 0) targets.set(collection, await loadCollection(ctx.db, collection));
+    if (!existing || takeComments || addSeo || added.length > 0) targets.set(collection, await loadCollection(ctx.db, collection));
     prepared.push({ postType: postType.name, collection, created: !existing, fieldsAdded: added });
   }
   return prepared;

@@ -74,6 +74,7 @@ export const AnalysisSchema = z
         collection: z.string().describe('Suggested target collection'),
         fieldsToAdd: z.array(FieldShape),
         conflicts: z.array(z.object({ field: z.string(), existingType: z.string(), wantedType: z.string() })),
+        seo: z.boolean().describe('Items carry Yoast or Rank Math meta: the collection gets seo support, and the meta fills its SEO values'),
       }),
     ),
     skipped: z.array(z.object({ postType: z.string(), count: z.number(), reason: z.string() })),

@@ -1,6 +1,7 @@
 import { AppError, validationError } from '../../core/errors.ts';
 import { attachmentKind, notContent, type Convert } from '../sources/shared.ts';
 import type { ImportRecord, ImportSource, NormalizedTerm, PostTypeAnalysis, ProbeContext, ProbeResult, SourceAnalysis, SourceContext, SourceInput } from '../sources/types.ts';
+import { isSeoMetaKey } from '../sources/seo-keys.ts';
 import { agreeingType, decodeSlug, metaFieldSlug } from '../wxr/normalize.ts';
 import { siteIdentifier, sourceName, WpcomApi, type Answer } from './api.ts';
 import { commentedPosts, commentTotal, postComments } from './comments.ts';
@@ -99,7 +100,7 @@ async function analyzeHosted(input: SourceInput, context: SourceContext): Promis
     taxonomies.set(term.taxonomy, known);
   }
   for (const name of await postTypesOf(connection)) {
-    const type = { name, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map<string, ReturnType<typeof agreeingType>>() };
+    const type = { name, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, hasSeo: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map<string, ReturnType<typeof agreeingType>>() };
     for await (const entry of postsOf(connection, name)) {
       if ('forbidden' in entry) {
         skipped.push(skippedStatus(name, entry.status, entry.forbidden));
@@ -131,7 +132,9 @@ async function analyzeHosted(input: SourceInput, context: SourceContext): Promis
         if (known.terms.size > 0) taxonomies.set(taxonomy, known);
       }
       for (const [key, value] of Object.entries(postMeta(post))) {
-        if (key.startsWith('_') || metaFieldSlug(key) === undefined) continue;
+        // The SEO plugins' keys become the entries' SEO values (and their focus keyword stays in the meta), not fields.
+        if (isSeoMetaKey(key)) type.hasSeo = true;
+        if (isSeoMetaKey(key) || key.startsWith('_') || metaFieldSlug(key) === undefined) continue;
         type.meta.set(key, agreeingType(type.meta.get(key), value));
       }
     }

@@ -16,6 +16,9 @@ import { recordOldAddresses } from './redirects.ts';
 import { bylineFor, ensureTerm, linkTaxonomy } from './structure.ts';
 import * as store from '../store.ts';
 import { taxonomyTarget } from './taxonomy-names.ts';
+import { importedSeo } from './seo.ts';
+import { metaWithoutSeo } from '../sources/seo-keys.ts';
+import { hasSeo } from '../../seo/values.ts';
 
 /**
  * Writes one source item as an entry of its mapped collection, in the batch's transaction, through
@@ -76,7 +79,8 @@ function itemValues(collection: LoadedCollection, item: NormalizedItem): Record<
   if (has('menu_order') && item.menuOrder !== undefined) values.menu_order = item.menuOrder;
   if (has('sticky') && item.sticky) values.sticky = true;
   const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item.meta)) {
+  // The SEO plugins' keys become the entry's SEO values where the collection has them (./seo.ts).
+  for (const [key, value] of Object.entries(hasSeo(collection) ? metaWithoutSeo(item.meta) : item.meta)) {
     const field = metaFieldSlug(key) === key ? collection.fields.find((candidate) => candidate.slug === key) : undefined;
     if (field) values[key] = typedMetaValue(field.type, value);
     else rest[key] = value;
@@ -122,7 +126,8 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
   if (item.date === undefined) {
     batch.notes.push(noteRow(run, 'warning', item.sourceId, title, status === 'scheduled' ? 'no date in the source: dated at the import, and imported as a draft rather than scheduled' : 'no date in the source: dated at the import'));
   }
-  for (const warning of item.warnings) batch.notes.push(noteRow(run, 'warning', item.sourceId, title, warning));
+  const seo = importedSeo(collection, item);
+  for (const warning of [...item.warnings, ...seo.warnings]) batch.notes.push(noteRow(run, 'warning', item.sourceId, title, warning));
 
   const row = newEntryRow(run.ctx, collection, { slug, locale: run.locale, published: false, values });
   // An item the source gives no date keeps the row's own: the time of the import.
@@ -136,6 +141,7 @@ export async function writeItem(run: ImportRun, batch: BatchOutput, tx: Transact
     _scheduled_at: entryStatus === 'scheduled' ? date : null,
     _author_id: (item.author !== undefined ? run.authorMapping[item.author] : undefined) ?? run.createdBy,
     _bylines: creditsColumn(await credits(run, batch, tx, item)),
+    _seo: seo.column,
   });
   await writeEntry(run.ctx, tx, collection, { kind: 'created', row, revision: true, scheduledBy: run.createdBy });
   await writeComments(run, tx, collection, row._id, item.comments);

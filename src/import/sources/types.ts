@@ -49,6 +49,8 @@ export interface PostTypeAnalysis {
   hasSticky: boolean;
   /** Comments on its items: its collection takes comments when there are any. */
   comments: number;
+  /** Whether items carry Yoast or Rank Math meta: the collection gets `seo` support. Absent in analyses stored before it. */
+  hasSeo?: boolean;
   metaFields: MetaFieldShape[];
 }
 

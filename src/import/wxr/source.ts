@@ -3,6 +3,7 @@ import type { ImportRecord, ImportSource, NormalizedComment, NormalizedItem, Nor
 import { normalizeComments } from './comments.ts';
 import { coAuthorTaxonomy, creditedLogins, guestAuthorReason, guestAuthors, guestAuthorType } from './co-authors.ts';
 import { readOnePerId, type SetAsideCause } from './duplicates.ts';
+import { isSeoMetaKey } from '../sources/seo-keys.ts';
 import { agreeingType, decodeSlug, firstMetaValues, gmtDate, metaByKey, metaFieldSlug, metaRecord, metaValue, rssDate } from './normalize.ts';
 import { badExport } from './reader.ts';
 import type { WxrChannel, WxrItem } from './records.ts';
@@ -103,7 +104,7 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
         skip(`${item.postType} (${item.status})`, `status ${item.status} is not imported (DECISIONS §7)`);
         continue;
       }
-      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
+      const type = postTypes.get(item.postType) ?? { name: item.postType, count: 0, hierarchical: false, hasMenuOrder: false, hasSticky: false, comments: 0, hasSeo: false, metaFields: [], ids: new Set<string>(), parents: [] as string[], meta: new Map() };
       postTypes.set(item.postType, type);
       type.count++;
       type.ids.add(item.id);
@@ -120,7 +121,9 @@ export async function analyzeWxr(input: SourceInput): Promise<SourceAnalysis> {
       }
       for (const term of item.terms) if (term.taxonomy !== 'nav_menu' && term.taxonomy !== coAuthorTaxonomy) taxonomy(term.taxonomy).terms.add(term.slug);
       // A repeated key's values come as an array, as the entry will hold them: its field is then JSON.
-      const fieldMeta = item.meta.filter(({ key }) => !key.startsWith('_') && metaFieldSlug(key) !== undefined);
+      // The SEO plugins' keys become the entries' SEO values (and their focus keyword stays in the meta), not fields.
+      if (item.meta.some(({ key }) => isSeoMetaKey(key))) type.hasSeo = true;
+      const fieldMeta = item.meta.filter(({ key }) => !key.startsWith('_') && metaFieldSlug(key) !== undefined && !isSeoMetaKey(key));
       for (const [key, value] of Object.entries(metaRecord(metaByKey(fieldMeta), metaValue))) {
         type.meta.set(key, agreeingType(type.meta.get(key), value));
       }
