@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCollection, expectCreated } from './support/content.ts';
 import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts';
 import { finishedJob } from './support/import-checks.ts';
+import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
+import { tinyPng } from './support/media.ts';
 import { analyze, exportOf, wxrMeta as meta, wxrPost as post } from './support/wxr.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers as JSON
@@ -9,6 +11,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /** Yoast SEO and Rank Math meta of a WordPress export as the entries' SEO values (issue 34). */
 describe('WordPress import: SEO plugin meta', () => {
   let t: TestApp;
+  let site: MediaFixtureServer;
   const request = (method: string, path: string, body?: unknown) => t.request(method, `${api}${path}`, { token: t.adminToken, body });
   const entry = async (collection: string, slug: string): Promise<Json> => expectSuccess(await request('GET', `/content/${collection}/${slug}`)).item;
 
@@ -16,7 +19,7 @@ describe('WordPress import: SEO plugin meta', () => {
   async function imported(file: Buffer, collection: string): Promise<{ postType: Json; report: Json }> {
     const analysis = expectCreated(await analyze(t, file));
     expectSuccess(await request('POST', '/import/legacy/prepare', { analysisId: analysis.analysisId, postTypes: [{ name: 'post', collection, enabled: true }] }));
-    const job = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection } } }));
+    const job = finishedJob(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, postTypeMappings: { post: { collection } }, options: { includeMedia: false } }));
     expect(job.report.failed).toEqual([]);
     return { postType: analysis.postTypes.find((type: Json) => type.name === 'post'), report: job.report };
   }
@@ -42,9 +45,14 @@ describe('WordPress import: SEO plugin meta', () => {
   const dated = '<wp:post_date_gmt>2024-03-01 10:00:00</wp:post_date_gmt>';
 
   beforeAll(async () => {
-    t = await createTestApp();
+    site = await startMediaFixtures();
+    site.serve('/uploads/card.png', await tinyPng('#f80', 12, 6));
+    t = await createTestApp({ OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await site.close();
+  });
 
   it('fills the SEO values of a new collection from Yoast on one post and Rank Math on another', async () => {
     const { postType, report } = await imported(
@@ -112,5 +120,16 @@ describe('WordPress import: SEO plugin meta', () => {
     const { postType } = await imported(exportOf('seo-none', [post(21, 'bare', 'publish', dated + meta('mood', 'calm'))]), 'bare_posts');
     expect(postType.seo).toBe(false);
     expect(expectSuccess(await request('GET', '/schema/collections/bare_posts')).item.supports).not.toContain('seo');
+  });
+
+  it('points a social image at the library once the media are imported', async () => {
+    const original = `${site.origin}/uploads/card.png`;
+    const attachment = `<item><title>Card</title><wp:post_id>39</wp:post_id><wp:post_type>attachment</wp:post_type><wp:status>inherit</wp:status><wp:post_name>card</wp:post_name><wp:attachment_url>${original}</wp:attachment_url></item>`;
+    await imported(exportOf('seo-media', [post(31, 'carded', 'publish', dated + meta('_yoast_wpseo_opengraph-image', original)), attachment]), 'cards');
+    expect((await entry('cards', 'carded')).seo.image).toEqual({ url: original });
+    const result = expectSuccess(await request('POST', '/import/legacy/media', { attachments: [{ id: '39', url: original }] }));
+    expect(result).toMatchObject({ downloaded: 1, rewritten: { entries: 1 } });
+    const [item] = expectSuccess(await request('GET', '/media')).items as Json[];
+    expect((await entry('cards', 'carded')).seo.image).toEqual({ url: item!.url });
   });
 });

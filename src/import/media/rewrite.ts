@@ -22,8 +22,8 @@ const pageSize = 100;
 /**
  * The old media URLs in what imports made (entries of every imported site, and sections from
  * reusable blocks; nothing else of the site) replaced by the new ones: every string of every field
- * (Portable Text blocks and their mark definitions, image and file values, custom fields), the draft
- * and the live copy. A page of entries per transaction, through the one write path, so search,
+ * (Portable Text blocks and their mark definitions, image and file values, custom fields), the SEO
+ * values, the draft and the live copy. A page of entries per transaction, through the one write path, so search,
  * hooks and webhooks see the change.
  */
 export async function rewriteImportedUrls(ctx: AuthorizedContext, urlMap: Record<string, string>, signal?: AbortSignal): Promise<RewriteResult> {
@@ -67,6 +67,12 @@ async function rewriteEntries(ctx: AuthorizedContext, rows: store.ImportItemRow[
         const stored: unknown = JSON.parse(entry._live);
         const live = rewriter.rewrite(stored);
         if (live !== stored) changes._live = JSON.stringify(live);
+      }
+      // The SEO image is a URL too (a copy of it sits in `_live` above while a draft is staged).
+      if (entry._seo !== null) {
+        const seo: unknown = JSON.parse(entry._seo);
+        const rewritten = rewriter.rewrite(seo);
+        if (rewritten !== seo) changes._seo = JSON.stringify(rewritten);
       }
       if (Object.keys(changes).length === 0) continue;
       await writeEntry(ctx, tx, collection, { kind: 'updated', row: entry, changes });
