@@ -3,6 +3,7 @@ import { api, createCollection, createEntry, expectCreated } from './support/con
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 import { serveMcp } from './support/mcp.ts';
 import { tinyPng, uploadMedia } from './support/media.ts';
+import { typeScriptDiagnostics } from './support/typescript.ts';
 
 /** An entry's SEO values (supports `seo`) over REST and MCP, in revisions and drafts, and the site's SEO defaults. */
 describe('SEO fields', () => {
@@ -127,6 +128,15 @@ describe('SEO fields', () => {
     const document = (await t.request('GET', `${api}/openapi.json`)).body;
     expect(document.components.schemas.EntrySeo.properties).toHaveProperty('canonical');
     expect(JSON.stringify(document.components.schemas.ContentItem.properties.seo)).toContain('EntrySeo');
+  });
+
+  it('types seo in the TypeScript export of collections that support it', async () => {
+    const source = (await t.request('GET', `${api}/schema?format=typescript`, { token: t.adminToken })).body as string;
+    expect(source).toContain('export interface EntrySeo {');
+    const [posts, notes] = ['Posts', 'Notes'].map((name) => source.slice(source.indexOf(`export interface ${name} {`)).split('\n}')[0]!);
+    expect(posts).toContain('  seo: EntrySeo;');
+    expect(notes).not.toContain('seo');
+    expect(typeScriptDiagnostics(source)).toEqual([]);
   });
 
   describe('site defaults', () => {

@@ -13,6 +13,16 @@ export type EntryStatus = 'draft' | 'published' | 'scheduled';
  */
 export type MediaReference = LibraryMedia | MissingMedia | ExternalMedia;
 
+/** An entry's search and social metadata, on collections whose supports has seo; unset members are null (false). */
+export interface EntrySeo {
+  title: string | null;
+  description: string | null;
+  /** An absolute http(s) URL. */
+  canonical: string | null;
+  noIndex: boolean;
+  image: MediaReference | null;
+}
+
 /** An item of the media library, as it is now. */
 export interface LibraryMedia {
   id: string;

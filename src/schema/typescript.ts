@@ -66,6 +66,7 @@ function itemInterface(collection: CollectionSchema, itemName: string, dataName:
     '  scheduledAt?: string;',
     docComment('Set while the entry is in the trash.', '  '),
     '  deletedAt?: string;',
+    ...(collection.supports.includes('seo') ? [docComment('Search and social metadata.', '  '), '  seo: EntrySeo;'] : []),
     docComment('Revision token for optimistic concurrency on update.', '  '),
     '  _rev: string;',
     '}',
