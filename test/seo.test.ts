@@ -82,7 +82,9 @@ describe('SEO fields', () => {
     const staged = expectSuccess(await request('PUT', `/content/posts/${entry.id}`, { seo: { title: 'Draft title' } })).item;
     expect(staged.seo.title).toBe('Draft title');
     expect(expectSuccess(await request('GET', `/content/posts/${entry.id}`, undefined, reader)).item.seo.title).toBe('Live title');
+    expect(expectSuccess(await request('GET', `/content/posts/${entry.id}/compare`))).toMatchObject({ hasChanges: true, draft: { title: 'Live' }, published: { title: 'Live' } });
     expect(expectSuccess(await request('POST', `/content/posts/${entry.id}/discard-draft`)).item.seo.title).toBe('Live title');
+    expect(expectSuccess(await request('GET', `/content/posts/${entry.id}/compare`)).hasChanges).toBe(false);
     expectSuccess(await request('PUT', `/content/posts/${entry.id}`, { seo: { title: 'Second draft' } }));
     expectSuccess(await request('POST', `/content/posts/${entry.id}/publish`));
     expect(expectSuccess(await request('GET', `/content/posts/${entry.id}`, undefined, reader)).item.seo.title).toBe('Second draft');

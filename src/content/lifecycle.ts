@@ -7,7 +7,7 @@ import { checkFieldValue } from '../fields/values.ts';
 import { requireCollection } from '../schema/lookup.ts';
 import type { LoadedCollection } from '../schema/store.ts';
 import { columnData, entryItem, isLive, liveData, liveSeo, toColumns, type Entry } from './entries.ts';
-import { seoColumn } from '../seo/values.ts';
+import { seoColumn, seoOut, storedSeo } from '../seo/values.ts';
 import { fillMediaValues } from './media-values.ts';
 import { loadEntry, viewOf } from './lookup.ts';
 import { contentEditorRead, contentPublish, contentRead, contentWrite } from './access.ts';
@@ -149,8 +149,9 @@ export const compareEntry = defineOperation({
     const { collection, row } = await loadEntry(ctx, ctx.db, input);
     const draft = columnData(collection.fields, row);
     const published = isLive(row) ? liveData(collection.fields, row) : null;
-    // Compared as stored, before the media values are filled in.
-    const hasChanges = published === null || JSON.stringify(published) !== JSON.stringify(draft);
+    // Compared as stored, before the media values are filled in; a draft that changes only the SEO values is a change too.
+    const seoChanged = JSON.stringify(seoOut(liveSeo(row))) !== JSON.stringify(seoOut(storedSeo(row._seo)));
+    const hasChanges = published === null || seoChanged || JSON.stringify(published) !== JSON.stringify(draft);
     await fillMediaValues(ctx, ctx.db, collection.fields, published === null ? [draft] : [draft, published]);
     return { published, draft, hasChanges };
   },

@@ -106,7 +106,7 @@ export const EntryListResponse = z.object({ items: z.array(EntrySchema), nextCur
 export const CompareResponse = z.object({
   published: z.record(z.string(), z.unknown()).nullable().describe('The live values; null when never published'),
   draft: z.record(z.string(), z.unknown()),
-  hasChanges: z.boolean(),
+  hasChanges: z.boolean().describe('Whether the draft differs from the live version: its field values or its SEO values'),
 });
 
 export const TranslationsResponse = z.object({
