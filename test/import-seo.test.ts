@@ -4,7 +4,8 @@ import { createTestApp, expectSuccess, type TestApp } from './support/harness.ts
 import { finishedJob } from './support/import-checks.ts';
 import { startMediaFixtures, type MediaFixtureServer } from './support/media-fixtures.ts';
 import { tinyPng } from './support/media.ts';
-import { analyze, exportOf, wxrMeta as meta, wxrPost as post } from './support/wxr.ts';
+import { analyze } from './support/wxr.ts';
+import { exportOf, wxrMeta as meta, wxrPost as post } from './support/wxr-items.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers as JSON
 

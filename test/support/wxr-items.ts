@@ -9,7 +9,7 @@ import { analyze } from './wxr.ts';
 /** An export of its own site (`site` keys its items, so no test sees another's as already imported) holding `items`. */
 export function exportOf(site: string, items: string[]): Buffer {
   return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/">
 <channel><title>${site}</title><link>https://${site}.example</link><wp:wxr_version>1.2</wp:wxr_version>
 ${items.join('\n')}
 </channel></rss>`);

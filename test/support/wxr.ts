@@ -119,20 +119,3 @@ export function smallExport(name: string, picture?: string): Buffer {
 ${item(1, 'post', 'publish', `${name}-hello`)}${item(2, 'post', 'private', `${name}-secret`)}${item(3, 'post', 'trash', `${name}-binned`)}${item(4, 'post', 'publish', 'taken')}${item(5, 'page', 'publish', `${name}-about`)}${attachment}
 </channel></rss>`);
 }
-
-/** An export of its own site (`site` keys its items, so no test sees another's as already imported) holding `items`. */
-export function exportOf(site: string, items: string[]): Buffer {
-  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/">
-<channel><title>${site}</title><link>https://${site}.example</link><wp:wxr_version>1.2</wp:wxr_version>
-${items.join('\n')}
-</channel></rss>`);
-}
-
-/** A post; `inside` is the rest of its elements (dates, meta), as a test wants them. */
-export const wxrPost = (id: number, slug: string, status: string, inside: string) =>
-  `<item><title>${slug}</title><dc:creator>ann</dc:creator><wp:post_id>${id}</wp:post_id><wp:post_type>post</wp:post_type><wp:status>${status}</wp:status>` +
-  `<wp:post_name>${slug}</wp:post_name><content:encoded><![CDATA[<p>${slug}</p>]]></content:encoded>${inside}</item>`;
-
-/** One custom field of an item. */
-export const wxrMeta = (key: string, value: string) => `<wp:postmeta><wp:meta_key><![CDATA[${key}]]></wp:meta_key><wp:meta_value><![CDATA[${value}]]></wp:meta_value></wp:postmeta>`;
