@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/connection.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { createTestApp, expectError, expectSuccess, issuePaths, type TestApp } from './support/harness.ts';
 
@@ -92,6 +93,35 @@ describe('comments (public)', () => {
     // A reply whose parent is taken off the site goes with it.
     expectSuccess(await request('POST', '/comments/moderate', { ids: [reply.id], action: 'spam' }, t.adminToken));
     expect((await read('open', entry, `?limit=2&cursor=${first.nextCursor}`)).items[1].replies).toEqual([]);
+  });
+
+  it('answers from memory only while nothing changed: an entry taken off the site is a 404 at once, a comment approved elsewhere shows', async () => {
+    const entry = await publish('held');
+    const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
+    const held = expectCreated(await post('held', entry, visitor())).item;
+    expectSuccess(await request('POST', '/comments/moderate', { ids: [held.id], action: 'approve' }, t.adminToken));
+    for (let n = 0; n < 2; n += 1) expect(ids(await read('held', entry))).toEqual([held.id]);
+
+    expectSuccess(await request('POST', `/content/held/${entry}/unpublish`, undefined, t.adminToken));
+    expectError(await request('GET', `/content/held/${entry}/comments`), 404, 'NOT_FOUND');
+    expectSuccess(await request('POST', `/content/held/${entry}/publish`, undefined, t.adminToken));
+    expect(ids(await read('held', entry))).toEqual([held.id]);
+    expectSuccess(await request('DELETE', `/content/held/${entry}`, undefined, t.adminToken));
+    expectError(await request('GET', `/content/held/${entry}/comments`), 404, 'NOT_FOUND');
+    expectSuccess(await request('POST', `/content/held/${entry}/restore`, undefined, t.adminToken));
+
+    // Approved through another connection, as another process or the CLI would.
+    t.clock.advance(1000);
+    const later = expectCreated(await post('held', entry, visitor())).item;
+    for (let n = 0; n < 2; n += 1) expect(ids(await read('held', entry))).toEqual([held.id]);
+    const elsewhere = await openDatabase(t.config.database);
+    try {
+      await elsewhere.kysely.updateTable('comments').set({ status: 'approved' }).where('id', '=', later.id).execute();
+    } finally {
+      await elsewhere.close();
+    }
+    await t.db.changesArrived?.();
+    expect(ids(await read('held', entry))).toEqual([later.id, held.id]);
   });
 
   it('counts approved comments per entry, zero for those without', async () => {
@@ -230,7 +260,7 @@ describe('comments (public)', () => {
     const posting = await t.statementsDuring(() => post('firsts', entry, visitor()));
     // SQLite: data_version, begin, savepoint, entry, two limits, first-time check, insert, release, commit.
     expect(posting).toHaveLength(t.db.dialect === 'sqlite' ? 10 : 7);
-    await read('firsts', entry);
+    // Read after a change to comments (the approval above, the post): from the database, through the indexes.
     const reading = await t.statementsDuring(() => read('firsts', entry));
     // The entry, the threads, their replies (and SQLite's data_version).
     expect(reading).toHaveLength(t.db.dialect === 'sqlite' ? 4 : 3);
@@ -241,5 +271,10 @@ describe('comments (public)', () => {
       expect(replies).toContain('USING INDEX comments_thread');
       expect(replies).not.toContain('TEMP B-TREE');
     }
+    // Read again with nothing changed: the page comes from memory, only the entry's state is read.
+    await t.db.changesArrived?.();
+    await read('firsts', entry);
+    const again = await t.statementsDuring(() => read('firsts', entry));
+    expect(again).toHaveLength(t.db.dialect === 'sqlite' ? 2 : 1);
   });
 });

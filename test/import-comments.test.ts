@@ -44,7 +44,18 @@ describe('WordPress import: comments', () => {
           wxrComment(15, visitor('Other blog', 4, 9, { type: 'pingback', content: '[…] as discussed there […]' })),
       ),
       // A reply listed before the comment it answers, and one to a comment the export does not hold.
-      wxrPost(2, 'out-of-order', 'publish', dated(5) + wxrComment(21, visitor('Eve', 6, 10, { parent: 22, content: 'Agreed.' })) + wxrComment(22, visitor('Fay', 6, 9, { content: 'Opening.' })) + wxrComment(23, visitor('Gus', 6, 11, { parent: 99, content: 'Orphan.' }))),
+      // Their sites as a posted comment's would be kept: Eve's is too long, Gus's malformed.
+      wxrPost(
+        2,
+        'out-of-order',
+        'publish',
+        dated(5) +
+          wxrComment(21, visitor('Eve', 6, 10, { parent: 22, content: 'Agreed.', author_url: `https://eve.example/${'e'.repeat(500)}` })) +
+          wxrComment(22, visitor('Fay', 6, 9, { content: 'Opening.' })) +
+          wxrComment(23, visitor('Gus', 6, 11, { parent: 99, content: 'Orphan.', author_url: 'https://gus example' })),
+      ),
+      // Quotes nested deeper than the renderer takes: shown as text, and the report says so.
+      wxrPost(3, 'deep-quotes', 'publish', dated(7) + wxrComment(31, visitor('Hal', 8, 9, { content: `${'<blockquote>'.repeat(40)}Deep${'</blockquote>'.repeat(40)}` }))),
     ]);
 
   let report: Json;
@@ -62,8 +73,8 @@ describe('WordPress import: comments', () => {
   const allComments = async (query: string): Promise<Json[]> => expectSuccess(await request('GET', `/comments?limit=100&${query}`)).items;
 
   it('counts them in the analysis and the report, and the collection takes comments', async () => {
-    expect(postType).toMatchObject({ name: 'post', count: 2 });
-    expect(report.comments).toEqual({ approved: 6, pending: 1, spam: 1, trash: 1 });
+    expect(postType).toMatchObject({ name: 'post', count: 3 });
+    expect(report.comments).toEqual({ approved: 7, pending: 1, spam: 1, trash: 1 });
     expect(report.skipped).toEqual([]);
     const collection = expectSuccess(await request('GET', '/schema/collections/posts')).item;
     expect(collection.comments).toMatchObject({ enabled: true, moderation: 'first-time' });
@@ -101,13 +112,21 @@ describe('WordPress import: comments', () => {
       ['Fay', ['Eve']],
       ['Gus', []],
     ]);
+    expect(threads.map((thread: Json) => thread.authorUrl)).toEqual(['https://fay.example', undefined]);
+    expect(threads[0].replies[0].authorUrl).toBeUndefined();
+  });
+
+  it('keeps a comment whose Markdown nests too deeply as its text, with a warning', async () => {
+    const [deep] = expectSuccess(await request('GET', `/content/posts/${await entryId('deep-quotes')}/comments`, undefined, undefined)).items;
+    expect(deep.bodyHtml).toMatch(/^<p>(&#62; ){40}Deep<\/p>$/);
+    expect(report.warnings).toContainEqual(expect.objectContaining({ sourceId: '3', message: expect.stringMatching(/^comment 31: Markdown nests too deeply .*; kept as plain text$/) }));
   });
 
   it('adds no comment twice when the same export is imported again', async () => {
     const before = (await allComments('collection=posts')).length;
     const again = await importedPosts(t, file(), { includeMenus: true }, { authorMapping: { ann: t.admin.id } });
     expect(again.report.comments).toEqual({ approved: 0, pending: 0, spam: 0, trash: 0 });
-    expect(again.report.alreadyImported).toBe(2);
+    expect(again.report.alreadyImported).toBe(3);
     expect(await allComments('collection=posts')).toHaveLength(before);
   });
 });

@@ -12,13 +12,14 @@ import { createTestApp, expectSuccess, type ApiResponse, type TestApp } from './
  * decisions/0052). SQLite's extra statement is that `data_version`, read once per request.
  */
 const caps = {
-  sqlite: { get: 2, list: 2, create: 10, mcp: 2 },
-  postgres: { get: 1, list: 1, create: 6, mcp: 1 },
+  sqlite: { get: 2, list: 2, create: 10, mcp: 2, comments: 2 },
+  postgres: { get: 1, list: 1, create: 6, mcp: 1, comments: 1 },
 };
 
 describe('statements per request', () => {
   let t: TestApp;
   let entryId: string;
+  let talkId: string;
   let created = 0;
   beforeAll(async () => {
     t = await createTestApp();
@@ -32,6 +33,15 @@ describe('statements per request', () => {
       { slug: 'body', type: 'portableText' },
     ]);
     for (let n = 0; n < 60; n += 1) entryId = (await createEntry(t, 'bench', { data: benchData(n) })).id;
+    // The bench's comments (bench/comments.ts), fewer: an entry's threads with their replies.
+    await createCollection(t, 'talks', [{ slug: 'title', type: 'string' }], { comments: { moderation: 'none' } });
+    talkId = (await createEntry(t, 'talks', { data: { title: 'Talked about' }, status: 'published' })).id;
+    for (let n = 0; n < 5; n += 1) {
+      const thread = expectCreated(await t.request('POST', `${api}/content/talks/${talkId}/comments`, { body: { name: `Reader ${n}`, email: `reader${n}@example.com`, body: `Comment ${n}` } })).item;
+      expectCreated(await t.request('POST', `${api}/content/talks/${talkId}/comments`, { body: { name: 'Replier', email: 'replier@example.com', body: `Reply ${n}`, parentId: thread.id } }));
+    }
+    // PostgreSQL: the posts' own notifications are in, so none comes back to drop what the test reads.
+    await t.db.changesArrived?.();
   });
   afterAll(() => t.close());
 
@@ -77,5 +87,13 @@ describe('statements per request', () => {
       (response) => expect(response.body.result.structuredContent.item.id).toBe(entryId),
     );
     expect(statements).toHaveLength(cap().mcp);
+  });
+
+  it("GET of an entry's first page of comments, threads and replies", async () => {
+    const statements = await statementsOf(
+      () => t.request('GET', `${api}/content/talks/${talkId}/comments?limit=50`, { token: t.adminToken }),
+      (response) => expect(ok(response).items).toHaveLength(5),
+    );
+    expect(statements).toHaveLength(cap().comments);
   });
 });

@@ -90,6 +90,20 @@ describe('two server processes on one database', () => {
     expect((await call('one', 'GET', `/content/notes/${entry!.body.data.item.id}`, adminToken)).body.data.item.data.title).toBe('Written over here');
   });
 
+  it("shows a comment approved through the other on an entry's page of comments the other held in memory", async () => {
+    expect((await call('one', 'POST', '/schema/collections', adminToken, { slug: 'talks', label: 'Talks', comments: { moderation: 'all' } })).status).toBe(201);
+    expect((await call('one', 'POST', '/schema/collections/talks/fields', adminToken, { slug: 'title', label: 'Title', type: 'string' })).status).toBe(201);
+    const entry = (await call('one', 'POST', '/content/talks', adminToken, { data: { title: 'Talked about' }, status: 'published' })).body.data.item.id as string;
+    const posted = await call('one', 'POST', `/content/talks/${entry}/comments`, undefined, { name: 'Ada', email: 'ada@example.com', body: 'Held at first' });
+    expect(posted.status).toBe(201);
+    const shown = async () => (await call('other', 'GET', `/content/talks/${entry}/comments`, adminToken)).body.data.items.map((item: { id: string }) => item.id);
+    // Held: none shown; the second read is answered from memory.
+    await seenByOther(async () => (await call('other', 'GET', `/content/talks/${entry}/comments`, adminToken)).status === 200, 'the new entry');
+    for (let n = 0; n < 2; n++) expect(await shown()).toEqual([]);
+    expect((await call('one', 'POST', '/comments/moderate', adminToken, { ids: [posted.body.data.item.id], action: 'approve' })).status).toBe(200);
+    await seenByOther(async () => (await shown()).includes(posted.body.data.item.id), 'the approved comment');
+  });
+
   // PostgreSQL only: SQLite has no connection to lose, it reads the file's data version on each request.
   if (testDatabaseKind === 'postgres') it('serves nothing stale from memory after losing its listening connection, once back', async () => {
     const client = new pg.Client({ connectionString: database.url });

@@ -19,6 +19,11 @@ const AuthorUrl = z
   .max(500)
   .describe("The commenter's site, http(s) only");
 
+/** Whether `url` may stand as a commenter's site: what a posted comment's `url` passes (the importer drops any other). */
+export function isAuthorUrl(url: string): boolean {
+  return AuthorUrl.safeParse(url).success;
+}
+
 export const EntryCommentsParams = z.object({ collection: CollectionSlug, id: EntryId });
 export const CommentParams = z.object({ id: CommentId });
 

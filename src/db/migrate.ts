@@ -30,6 +30,7 @@ import * as jobsByKind from './migrations/0025_jobs_by_kind.ts';
 import { redirects } from './migrations/0026_redirects.ts';
 import * as comments from './migrations/0027_comments.ts';
 import * as entrySeo from './migrations/0028_entry_seo.ts';
+import { commentNotifications } from './migrations/0029_comment_notifications.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -63,6 +64,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0026_redirects': redirects(dialect),
     '0027_comments': comments,
     '0028_entry_seo': entrySeo,
+    '0029_comment_notifications': commentNotifications(dialect),
   };
 }
 

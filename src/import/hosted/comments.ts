@@ -1,5 +1,5 @@
 import { commentMarkdown } from '../convert/comment-text.ts';
-import { threadOrder } from '../sources/comments.ts';
+import { commentParts, threadOrder } from '../sources/comments.ts';
 import type { NormalizedComment } from '../sources/types.ts';
 import type { WpcomApi } from './api.ts';
 
@@ -50,30 +50,27 @@ export function commentTotal(counts: ReadonlyMap<WpcomCommentStatus, number> | u
   return total;
 }
 
-/** A post's comments (`counts`: its statuses), threaded as the importer writes them. */
-export async function postComments(api: WpcomApi, site: string, postId: string, counts: ReadonlyMap<WpcomCommentStatus, number> | undefined): Promise<NormalizedComment[]> {
+/** A post's comments (`counts`: its statuses), threaded as the importer writes them; `warnings`: the item's. */
+export async function postComments(api: WpcomApi, site: string, postId: string, counts: ReadonlyMap<WpcomCommentStatus, number> | undefined, warnings: string[]): Promise<NormalizedComment[]> {
   const comments: NormalizedComment[] = [];
   for (const status of counts?.keys() ?? []) {
     for await (const page of api.pages<WpcomComment>(`sites/${site}/posts/${postId}/replies/`, 'comments', { status, type: 'any', context: 'edit', order: 'ASC' })) {
       if ('forbidden' in page) break;
-      comments.push(...page.items.map((comment) => normalizeComment(comment, statuses[status])));
+      comments.push(...page.items.map((comment) => normalizeComment(comment, statuses[status], warnings)));
     }
   }
   return threadOrder(comments);
 }
 
-function normalizeComment(comment: WpcomComment, status: NormalizedComment['status']): NormalizedComment {
+function normalizeComment(comment: WpcomComment, status: NormalizedComment['status'], warnings: string[]): NormalizedComment {
   const time = comment.date ? Date.parse(comment.date) : Number.NaN;
   const { author } = comment;
+  const sourceId = String(comment.ID);
   return {
-    sourceId: String(comment.ID),
+    sourceId,
     ...(comment.parent ? { parent: String(comment.parent.ID) } : {}),
     status,
-    authorName: author?.name?.trim() || 'Anonymous',
-    ...(author?.email ? { authorEmail: author.email } : {}),
-    ...(author?.URL && /^https?:\/\//i.test(author.URL) ? { authorUrl: author.URL } : {}),
-    ...(author?.login ? { authorLogin: author.login } : {}),
     ...(Number.isNaN(time) ? {} : { date: new Date(time).toISOString() }),
-    body: commentMarkdown(comment.raw_content ?? comment.content ?? ''),
+    ...commentParts(sourceId, { name: author?.name, email: author?.email, url: author?.URL, login: author?.login }, commentMarkdown(comment.raw_content ?? comment.content ?? ''), warnings),
   };
 }

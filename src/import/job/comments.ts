@@ -1,4 +1,3 @@
-import { renderCommentBody } from '../../comments/render.ts';
 import { insertComments, newCommentRow, type CommentRow } from '../../comments/store.ts';
 import { isoNow } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
@@ -13,8 +12,8 @@ const rowsPerInsert = 500;
 /**
  * The item's comments as comments of the entry it became, in the batch's transaction (so a resumed
  * import writes them with their entry or not at all, and a re-import, which leaves the entry as it is,
- * adds none). Threads as in the source; a comment a mapped author wrote carries that person; its
- * Markdown rendered once, as every comment's is.
+ * adds none). Threads as in the source; a comment a mapped author wrote carries that person. The body
+ * comes rendered (sources/comments.ts), so the transaction only writes.
  */
 export async function writeComments(run: ImportRun, tx: Transaction, collection: LoadedCollection, entryId: string, comments: readonly NormalizedComment[]): Promise<void> {
   if (comments.length === 0) return;
@@ -34,7 +33,7 @@ export async function writeComments(run: ImportRun, tx: Transaction, collection:
         userId: comment.authorLogin !== undefined ? run.authorMapping[comment.authorLogin] : undefined,
       },
       body: comment.body,
-      bodyHtml: renderCommentBody(comment.body),
+      bodyHtml: comment.bodyHtml,
       createdAt: comment.date ?? importedAt,
     });
     written.set(comment.sourceId, row);

@@ -172,6 +172,8 @@ export interface NormalizedComment {
   date?: string;
   /** The Markdown subset Folio's comments are written in. */
   body: string;
+  /** The body rendered to safe HTML when the source's comment is normalised, so the import's transaction only writes. */
+  bodyHtml: string;
 }
 
 export type ImportRecord =

@@ -224,7 +224,10 @@ function* itemRecords(item: WxrItem, siteUrl: string, loginsById: ReadonlyMap<st
     const { blocks } = convertPostContent(item.content, { siteUrl });
     yield { kind: 'section', section: { sourceId: item.id, slug: decodeSlug(item.slug) || `block-${item.id}`, title: item.title || `Block ${item.id}`, content: blocks } };
   } else if (item.postType !== guestAuthorType && !Object.hasOwn(notContent, item.postType)) {
-    yield { kind: 'item', item: normalizeItem(item, metaValues, meta, siteUrl, normalizeComments(item.comments, loginsById), convertPostContent) };
+    const commentWarnings: string[] = [];
+    const normalized = normalizeItem(item, metaValues, meta, siteUrl, normalizeComments(item.comments, loginsById, commentWarnings), convertPostContent);
+    normalized.warnings.push(...commentWarnings);
+    yield { kind: 'item', item: normalized };
   }
 }
 
