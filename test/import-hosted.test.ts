@@ -245,9 +245,13 @@ describe('Import: a whole WordPress.com site, from probe to rewritten media', ()
         ],
       }),
     );
+    const beforeImport = site.wpcom.requests.length;
     const done = expectSuccess(await request('POST', '/import/legacy/execute', { analysisId: analysis.analysisId, options: { includeMedia: true } })).item;
     expect(done.state).toBe('succeeded');
     expect(done.report).toMatchObject({ counts: { posts: 8, pages: 2, book: 1 }, failed: [], bylines: 2 });
+    // The site's comments are listed by id once for the import (a page per status), though its records are read twice.
+    const listings = site.wpcom.requests.slice(beforeImport).filter((entry) => /\/sites\/[^/]+\/comments\//.test(entry.path));
+    expect(listings.map((entry) => new URL(entry.path, 'http://x').searchParams.get('status')).sort()).toEqual(['approved', 'spam', 'trash', 'unapproved']);
     expect(done.report.warnings).toContainEqual(expect.objectContaining({ sourceId: '5', message: 'private in the source: imported as a draft' }));
     // The conversation under post 1: threaded, held and spam ones kept as such; only posts with comments asked for theirs.
     expect(done.report.comments).toEqual({ approved: 2, pending: 1, spam: 1, trash: 0 });

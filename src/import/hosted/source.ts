@@ -4,7 +4,7 @@ import type { ImportRecord, ImportSource, NormalizedTerm, PostTypeAnalysis, Prob
 import { isSeoMetaKey } from '../sources/seo-keys.ts';
 import { agreeingType, decodeSlug, metaFieldSlug } from '../wxr/normalize.ts';
 import { siteIdentifier, sourceName, WpcomApi, type Answer } from './api.ts';
-import { commentedPosts, commentTotal, postComments } from './comments.ts';
+import { commentedPosts, commentTotal, postComments, type CommentedPosts } from './comments.ts';
 import { authorLogin, normalizeMedia, normalizePost, normalizeTerm, parentOf, postMeta, type WpcomMedia, type WpcomPost, type WpcomSite, type WpcomTerm, type WpcomUser } from './records.ts';
 
 /**
@@ -157,6 +157,20 @@ async function analyzeHosted(input: SourceInput, context: SourceContext): Promis
   };
 }
 
+/**
+ * Which posts have comments, listed once per run: the import job reads the records twice (the
+ * structure up to the first item, then everything), and each read would list every comment's id
+ * again, a request per hundred comments and status. Kept with the run's input (the job's one object),
+ * so a later run lists the site as it is then (the analysis' counts may be hours old).
+ */
+const commentedPostsByRun = new WeakMap<SourceInput, Promise<CommentedPosts>>();
+
+function commentedPostsOf(input: SourceInput, { api, site }: Connection): Promise<CommentedPosts> {
+  let listed = commentedPostsByRun.get(input);
+  if (!listed) commentedPostsByRun.set(input, (listed = commentedPosts(api, site)));
+  return listed;
+}
+
 /** The site's records: authors and terms first (the import's structure), then items type by type, then the media records. */
 async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGenerator<ImportRecord> {
   const connection = connectionOf(input, context);
@@ -170,7 +184,6 @@ async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGe
     yield { kind: 'author', author: { sourceId: login, login, displayName: user.name || login, ...(user.email ? { email: user.email } : {}) } };
   }
   for (const term of await termsOf(connection)) yield { kind: 'term', term };
-  const commented = await commentedPosts(connection.api, connection.site);
   for (const name of await postTypesOf(connection)) {
     for await (const entry of postsOf(connection, name)) {
       if ('forbidden' in entry) continue;
@@ -180,7 +193,7 @@ async function* fetchHosted(input: SourceInput, context: SourceContext): AsyncGe
         yield { kind: 'section', section: { sourceId: String(post.ID), slug: decodeSlug(post.slug ?? '') || `block-${post.ID}`, title: post.title || `Block ${post.ID}`, content: blocks } };
       } else {
         const item = normalizePost(post, siteUrl, convertPostContent);
-        item.comments = await postComments(connection.api, connection.site, item.sourceId, commented.get(item.sourceId));
+        item.comments = await postComments(connection.api, connection.site, item.sourceId, (await commentedPostsOf(input, connection)).get(item.sourceId), item.warnings);
         yield { kind: 'item', item };
       }
     }
