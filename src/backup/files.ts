@@ -15,8 +15,8 @@ export async function hashFile(file: string): Promise<{ size: number; sha256: st
   return { size, sha256: hash.digest('hex') };
 }
 
-/** Writes `body` to `file` (its folders made), hashing the bytes on the way: one read of each media file. */
-export async function writeHashed(body: Readable, file: string): Promise<{ size: number; sha256: string }> {
+/** A pass-through that hashes (SHA-256) and counts the bytes on their way; `digest()` once they have all passed. */
+export function hashingTap(): Transform & { digest(): { size: number; sha256: string } } {
   const hash = createHash('sha256');
   let size = 0;
   const tap = new Transform({
@@ -26,9 +26,15 @@ export async function writeHashed(body: Readable, file: string): Promise<{ size:
       done(null, chunk);
     },
   });
+  return Object.assign(tap, { digest: () => ({ size, sha256: hash.digest('hex') }) });
+}
+
+/** Writes `body` to `file` (its folders made), hashing the bytes on the way: one read of each media file. */
+export async function writeHashed(body: Readable, file: string): Promise<{ size: number; sha256: string }> {
+  const tap = hashingTap();
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   await pipeline(body, tap, fs.createWriteStream(file, { flags: 'wx' }));
-  return { size, sha256: hash.digest('hex') };
+  return tap.digest();
 }
 
 /** `key` as a path under `root`, or undefined when it would leave it (a key no storage would have written). */

@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { AppError } from '../core/errors.ts';
 import { DatabaseUnavailableError } from '../db/connection.ts';
+import { registerArchiveCommands } from './archive.ts';
 import { registerBackupCommand } from './backup.ts';
 import { registerDataCommands } from './commands.ts';
 import { registerImportCommand } from './import.ts';
@@ -20,6 +21,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerDataCommands(program);
   registerImportCommand(program);
   registerBackupCommand(program);
+  registerArchiveCommands(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
