@@ -94,6 +94,7 @@ export const leftOutTables: Readonly<Record<string, string>> = {
   plugin_events: 'the plugins’ event queue: the changes it holds are in the archive already',
   webhook_deliveries: 'the webhook outbox: a restored site must not send its deliveries again',
   webhook_attempts: 'the log of the webhook outbox’s deliveries',
+  site_restores: 'the progress of a restore under way in this database',
 };
 
 /** The archived tables by name, records and secrets. */

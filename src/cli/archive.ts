@@ -6,7 +6,10 @@ import { writeSiteArchive } from '../archive/export.ts';
 import { minimumPassphraseLength } from '../archive/secrets.ts';
 import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
 import { validationError } from '../core/errors.ts';
-import { openDatabase } from '../db/connection.ts';
+import { databaseLocation, openDatabase } from '../db/connection.ts';
+import { migrations } from '../db/migrate.ts';
+import { restoreSiteArchive } from '../archive/restore.ts';
+import { withCliContext } from './context.ts';
 import { openStorage } from '../media/storage/open.ts';
 import { explainStartFailure } from './problems.ts';
 import { declareDatabaseFlag } from './setting-flags.ts';
@@ -54,6 +57,34 @@ export function registerArchiveCommands(program: Command): void {
         out.destroy();
         await fs.promises.rm(partial, { force: true });
         throw error;
+      }
+    });
+  });
+
+  declareDatabaseFlag(
+    program
+      .command('import-site')
+      .description('restore a site archive (folio export) into this empty Folio: database and media storage as configured')
+      .argument('<file>', 'the archive (.tar.gz)')
+      .option('--merge', 'restore beside what the site has: its records are kept, and each record of the archive that conflicts is reported')
+      .option('--passphrase-file <file>', 'the passphrase of an archive made with --full: its sign-in secrets are restored too'),
+  ).action(async (file: string, options: { databaseUrl?: string; merge?: boolean; passphraseFile?: string }) => {
+    const source = path.resolve(file);
+    if (!fs.existsSync(source) || !fs.statSync(source).isFile()) throw validationError([{ path: 'file', message: `No file ${file}` }]);
+    const passphrase = options.passphraseFile === undefined ? undefined : await readPassphrase(options.passphraseFile);
+    await withCliContext(flagsOf(options), async (ctx, config) => {
+      const started = performance.now();
+      const size = (await fs.promises.stat(source)).size;
+      const result = await restoreSiteArchive(ctx, source, { merge: options.merge === true, passphrase, knownMigrations: Object.keys(migrations(ctx.db.dialect)) });
+      const seconds = (performance.now() - started) / 1000;
+      console.log(
+        `${result.resumed ? 'resumed and restored' : 'restored'} ${result.tables} tables, ${result.rows} rows, ${result.mediaFiles} media files from ${formatSize(size)} in ${seconds.toFixed(1)} s into ${databaseLocation(config.database)}`,
+      );
+      for (const note of result.notes) console.log(`note: ${note}`);
+      if (result.conflictCount > 0) {
+        console.log(`${result.conflictCount} records of the archive were in the site already and were kept as they were:`);
+        for (const conflict of result.conflicts) console.log(`  ${conflict.table} ${conflict.key}`);
+        if (result.conflictCount > result.conflicts.length) console.log(`  … and ${result.conflictCount - result.conflicts.length} more`);
       }
     });
   });

@@ -216,3 +216,12 @@ export async function setColumnKind(db: Db, table: string, column: string, kind:
   if (db.dialect !== 'postgres') return;
   await db.kysely.schema.alterTable(table).alterColumn(column, (alter) => alter.setDataType(columnType(db, kind))).execute();
 }
+
+/** Whether the table exists (a restore creating entry tables again after an interruption). */
+export async function tableExists(db: Db, table: string): Promise<boolean> {
+  const found =
+    db.dialect === 'postgres'
+      ? await sql<{ found: string | null }>`select to_regclass(${table})::text as found`.execute(db.kysely)
+      : await sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = ${table}`.execute(db.kysely);
+  return found.rows[0]?.found != null;
+}

@@ -411,6 +411,7 @@ export interface Database {
   import_notes: ImportNotesTable;
   bylines: BylinesTable;
   comments: CommentsTable;
+  site_restores: SiteRestoresTable;
 }
 
 export interface OAuthClientsTable {
@@ -660,5 +661,16 @@ export interface CommentsTable {
   /** `body` rendered to safe HTML when written. */
   body_html: string;
   created_at: string;
+  updated_at: string;
+}
+
+/** A site archive's restore under way (migration 0030, decisions/0061). */
+export interface SiteRestoresTable {
+  archive_sha256: string;
+  /** The index of the last member wholly restored, in the archive's order (-1: none yet). */
+  last_member: number;
+  merge: number;
+  kept_users: string;
+  started_at: string;
   updated_at: string;
 }

@@ -7,7 +7,7 @@ import { access, defineOperation, type AuthorizedContext } from '../core/operati
 import { roles } from '../core/roles.ts';
 import type { Db } from '../db/connection.ts';
 import { inTransaction, isUniqueViolation } from '../db/dialect.ts';
-import { addFieldColumn, createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
+import { createEntryTable, dropEntryTable, dropFieldColumn, entryTableHasRows, entryTableName, setColumnKind, setFieldIndexes } from '../db/entry-tables.ts';
 import { columnValues, countValues, existingIds } from '../content/store.ts';
 import { columnKind, fromColumnValue, sortKind } from '../fields/columns.ts';
 import { fieldTypes } from '../fields/names.ts';
@@ -21,6 +21,7 @@ import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-
 import { collectionsWithFields, lockCollection, requireCollection } from './lookup.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
 import * as store from './store.ts';
+import { addFieldStorage } from './storage.ts';
 import type { FieldDefinition } from '../fields/definition.ts';
 import { maxFieldsPerCollection, type CollectionDefinition, type CollectionSchema } from './types.ts';
 
@@ -214,8 +215,7 @@ export const createField = defineOperation({
         };
         if (field.defaultValue === undefined) delete field.defaultValue;
         await store.insertField(db, store.toFieldRow(field, collection.id));
-        await addFieldColumn(db, collection.tableName, field.slug, columnKind(field.type));
-        await setFieldIndexes(db, collection.tableName, field.slug, field.id, { sort: sortKind(field.type), unique: field.unique });
+        await addFieldStorage(db, collection.tableName, field);
         await store.touchCollection(db, collection.id, now);
         // A new `title` field takes over from `name` as the title results show.
         if (isSearchable(collection) && titleField([...collection.fields, field]) === field) await reindexCollection(db, await requireCollection(db, collection.slug));
