@@ -9,6 +9,7 @@ import { sessionCookies } from './auth/sessions.ts';
 import { authRoutes } from './auth/routes.ts';
 import { signInRoutes } from './auth/sign-in-routes.ts';
 import { pageRoutes, pagesBasePath } from './auth/pages.ts';
+import { siteArchiveRoutes } from './archive/routes.ts';
 import { landingPath } from './auth/return-path.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
@@ -63,7 +64,7 @@ import { panelRoutes } from './panel/routes.ts';
 export { apiBasePath };
 
 /** Every REST endpoint of the areas; each area adds its list here. */
-export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...redirectRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes, ...commentRoutes];
+export const apiRoutes: readonly Route[] = [...systemRoutes, ...authRoutes, ...signInRoutes, ...userRoutes, ...settingsRoutes, ...schemaRoutes, ...contentRoutes, ...previewRoutes, ...revisionRoutes, ...mediaRoutes, ...taxonomyRoutes, ...menuRoutes, ...sectionRoutes, ...redirectRoutes, ...widgetRoutes, ...searchRoutes, ...bylineRoutes, ...importRoutes, ...oauthApiRoutes, ...pluginRoutes, ...commentRoutes, ...siteArchiveRoutes];
 
 export interface AppDependencies {
   config: Config;

@@ -141,6 +141,13 @@ function successResponsesByKind(route: Route, convert: Convert): Record<string, 
         '416': { description: 'No part of the requested range is in the file' },
       };
     }
+    case 'download':
+      return {
+        '200': {
+          description: 'A file made while it is sent (Content-Disposition: attachment; no Content-Length, no ranges)',
+          content: { [result.contentType]: { schema: { type: 'string', contentMediaType: result.contentType } } },
+        },
+      };
     case 'ndjson':
       return {
         '200': {

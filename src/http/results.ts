@@ -19,6 +19,11 @@ export async function respondWith(c: HonoContext<AppEnv>, result: ResultSpec<unk
       return reply(c, result.status ?? 200, c.get('json').write(output), { 'content-type': 'application/json', ...(result.cacheControl ? { 'cache-control': result.cacheControl } : {}) });
     case 'bytes':
       return sendBytes(c, result.source(output), result.cacheControl, result.headers);
+    case 'download': {
+      const { filename, body } = result.download(output);
+      const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
+      return reply(c, 200, stream, { 'content-type': result.contentType, 'content-disposition': contentDisposition('attachment', filename), 'cache-control': 'no-store' });
+    }
     case 'ndjson': {
       const whole = await result.whole?.value(output);
       if (whole !== undefined) return success(c, whole);

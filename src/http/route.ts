@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Context } from '../core/context.ts';
 import { runOperation, type AnyOperation, type Operation } from '../core/operation.ts';
@@ -66,6 +67,11 @@ export type ResultSpec<O> =
   | { kind: 'json'; schema: z.ZodType; status?: 200 | 201; cacheControl?: string }
   /** A file: 200, 206 for `Range`, 304 for `If-None-Match`, with its own caching. */
   | { kind: 'bytes'; source: (output: O) => ByteSource; cacheControl: string; headers?: Record<string, string> }
+  /**
+   * A file made while it is sent (a site archive): its length is not known up front, so no ranges and
+   * no validators; always `attachment`, never cached.
+   */
+  | { kind: 'download'; contentType: string; download: (output: O) => { filename: string; body: Readable } }
   /**
    * One JSON value per line as they come; a failure after the first line ends the stream with an error
    * line. With `whole`, a request may ask for the last line alone instead, answered in the envelope as
