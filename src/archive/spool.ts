@@ -35,7 +35,19 @@ export function openSpool(dir: string, name: string, through?: Transform): Spool
   return {
     async write(text) {
       if (failure) throw failure;
-      if (!head.write(text)) await Promise.race([once(head, 'drain'), once(out, 'error')]);
+      if (head.write(text)) return;
+      // Each wait takes its listeners back: a large table waits thousands of times.
+      await new Promise<void>((resolve, reject) => {
+        const settle = (error?: Error) => {
+          head.off('drain', drained);
+          out.off('error', settle);
+          if (error) reject(error);
+          else resolve();
+        };
+        const drained = () => settle();
+        head.on('drain', drained);
+        out.on('error', settle);
+      });
     },
     async finish() {
       head.end();
