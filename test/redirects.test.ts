@@ -189,6 +189,17 @@ describe('redirects', () => {
       // Still answered: taking it away is the editor's call.
       expectSuccess(await lookup('/blog/going-away'));
     });
+
+    it('flags the redirects to the entries of a collection deleted with its content', async () => {
+      await createCollection(t, 'recipes', [{ slug: 'title', type: 'string' }], { urlPattern: '/recipes/{slug}' });
+      const recipe = await createEntry(t, 'recipes', { data: { title: 'Old soup' }, status: 'published' });
+      expectSuccess(await request('PUT', `/content/recipes/${recipe.id}`, { slug: 'new-soup' }));
+      const redirect = (await redirectFrom('/recipes/old-soup'))!;
+      expect(redirect.targetMissing).toBe(false);
+      expectSuccess(await request('DELETE', '/schema/collections/recipes?force=true'));
+      expect(expectSuccess(await request('GET', `/redirects/${redirect.id}`)).item.targetMissing).toBe(true);
+      expect(expectSuccess(await request('GET', '/redirects?targetMissing=true&limit=100')).items.map((item: Json) => item.id)).toContain(redirect.id);
+    });
   });
 
   describe('over MCP', () => {

@@ -85,6 +85,14 @@ export async function retarget(db: Db, oldPath: string, target: { to: string; pa
 }
 
 /**
+ * Flags the redirects that lead to any entry of a collection being deleted with its content: its
+ * entries go without an entry change each (the table is dropped), so no listener hears of them.
+ */
+export async function markCollectionTargetsMissing(db: Db, collection: string): Promise<void> {
+  await db.kysely.updateTable('redirects').set({ target_missing: 1 }).where('entry_collection', '=', collection).where('target_missing', '=', 0).execute();
+}
+
+/**
  * Flags (or clears) the redirects that lead to an entry. Looked for first: on PostgreSQL any write to
  * the table notifies every process (migration 0026), and most trashed entries have no redirect.
  */

@@ -17,6 +17,7 @@ import { isSearchable, shapesDocuments, titleField } from '../search/documents.t
 import { reindexCollection } from '../search/indexer.ts';
 import { mediaNamingTypes } from '../core/media-references.ts';
 import { deleteFieldUsage } from '../media/usage-store.ts';
+import { markCollectionTargetsMissing } from '../redirects/store.ts';
 import { fieldDefinitionIssues, rulesForType, typeChangeProblem } from './field-rules.ts';
 import { collectionsWithFields, lockCollection, requireCollection } from './lookup.ts';
 import type { CreateCollectionBody, CreateFieldBody, FieldTypeSchema, ReorderFieldsBody, UpdateCollectionBody, UpdateFieldBody } from './schemas.ts';
@@ -158,6 +159,7 @@ export const deleteCollection = defineOperation({
       // Fields, revisions, schedules and search documents go with the row (foreign keys cascade).
       await store.deleteCollectionRow(db, existing.id);
       await dropEntryTable(db, existing.table_name);
+      await markCollectionTargetsMissing(db, existing.slug);
       return { success: true as const };
     });
   },
