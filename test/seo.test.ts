@@ -50,6 +50,15 @@ describe('SEO fields', () => {
     expect(expectSuccess(await request('GET', `/content/posts/${entry.id}`)).item.seo.image).toEqual({ id: media.id, missing: true });
   });
 
+  it("counts an SEO image among the media item's uses until it is cleared", async () => {
+    const media = await uploadMedia(t, await tinyPng('#00a'), { alt: 'Card' });
+    const usage = async () => expectSuccess(await request('GET', `/media/${media.id}/usage`));
+    const entry = await createEntry(t, 'posts', { data: { title: 'Shared card' }, seo: { image: media.id } });
+    expect(await usage()).toMatchObject({ total: 1, items: [{ id: entry.id, collection: 'posts', fields: ['_seo'] }] });
+    expectSuccess(await request('PUT', `/content/posts/${entry.id}`, { seo: { image: null } }));
+    expect(await usage()).toMatchObject({ total: 0, items: [] });
+  });
+
   it('refuses bad input with a 400 naming the member', async () => {
     const entry = await createEntry(t, 'posts', { data: { title: 'Checked' } });
     expect(entry.seo).toEqual(unset);

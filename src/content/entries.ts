@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { creditsOf } from '../bylines/credits.ts';
 import { AppError } from '../core/errors.ts';
+import { collectMediaNames, type NamedMedia } from '../core/media-references.ts';
 import type { Db } from '../db/connection.ts';
 import { fromColumnValue, responseColumnValue, toColumnValue } from '../fields/columns.ts';
 import type { LoadedCollection } from '../schema/store.ts';
@@ -50,6 +51,14 @@ export function liveData(fields: FieldDefinition[], row: EntryRow): Record<strin
 export function liveSeo(row: EntryRow): StoredSeo {
   if (row._live === null) return storedSeo(row._seo);
   return storedSeo((JSON.parse(row._live) as Record<string, unknown>)[seoKey]);
+}
+
+/** The media an entry's SEO image names, in its working values and its live copy; none when it has none. */
+export function seoImageNames(row: EntryRow): NamedMedia | undefined {
+  const names: NamedMedia = { ids: new Set(), keys: new Set() };
+  collectMediaNames('image', storedSeo(row._seo).image, names);
+  if (row._live !== null) collectMediaNames('image', liveSeo(row).image, names);
+  return names.ids.size > 0 || names.keys.size > 0 ? names : undefined;
 }
 
 export function isLive(row: EntryRow): boolean {

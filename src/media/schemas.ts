@@ -110,7 +110,7 @@ const UsingEntry = z
     title: z.string().describe("The entry's title field, or its slug when it has none"),
     status: z.string().describe('draft, published or scheduled'),
     deletedAt: z.string().nullable().describe('Set when the entry is in the trash (it still names the item)'),
-    fields: z.array(z.string()).describe('The fields (slugs) whose values name the item: image, file, or image and file blocks of Portable Text'),
+    fields: z.array(z.string()).describe('The fields (slugs) whose values name the item: image, file, or image and file blocks of Portable Text; `_seo` for the entry\'s SEO image'),
   })
   .meta({ id: 'MediaUsingEntry' });
 

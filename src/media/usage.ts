@@ -7,6 +7,7 @@ import type { Db } from '../db/connection.ts';
 import { entriesByIds, type EntryRow } from '../content/store.ts';
 import { loadCollectionById, type LoadedCollection } from '../schema/store.ts';
 import { titleField } from '../search/documents.ts';
+import { seoKey } from '../seo/values.ts';
 import type { MediaUsageQuery, MediaUsageResponse } from './schemas.ts';
 import * as store from './store.ts';
 import { countUsingEntries, usagePage, type UsageRow } from './usage-store.ts';
@@ -50,7 +51,7 @@ async function usingEntries(db: Db, rows: readonly UsageRow[]): Promise<Map<stri
     const fieldSlugs = new Map(collection.fields.map((field) => [field.id, field.slug]));
     const entries = await entriesByIds(db, collection.tableName, [...new Set(own.map((row) => row.entry_id))]);
     for (const entry of entries) {
-      const fields = own.filter((row) => row.entry_id === entry._id).flatMap((row) => fieldSlugs.get(row.field_id) ?? []);
+      const fields = own.filter((row) => row.entry_id === entry._id).flatMap((row) => fieldSlugs.get(row.field_id) ?? (row.field_id === seoKey ? [seoKey] : []));
       found.set(entry._id, describe(collection, entry, [...new Set(fields)].sort()));
     }
   }

@@ -907,6 +907,7 @@ export const de: Record<MessageId, string> = {
   'media.unused': 'Kein Eintrag verwendet diese Datei.',
   'media.usedBy': '{count, plural, one {Ein Eintrag verwendet diese Datei} other {# Einträge verwenden diese Datei}}; dort wird sie dann als fehlend angezeigt:',
   'media.usedIn': '{title} ({collection}: {fields})',
+  'media.usedAsSeoImage': 'SEO-Bild',
   'media.inTrash': '(im Papierkorb)',
   'media.deleteForGood': 'Endgültig löschen',
   'media.keep': 'Behalten',

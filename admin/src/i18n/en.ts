@@ -925,6 +925,7 @@ export const en = {
   'media.unused': 'No entry uses this file.',
   'media.usedBy': '{count, plural, one {One entry uses this file} other {# entries use this file}}; they will show it as missing:',
   'media.usedIn': '{title} ({collection}: {fields})',
+  'media.usedAsSeoImage': 'SEO image',
   'media.inTrash': '(in the trash)',
   'media.deleteForGood': 'Delete for good',
   'media.keep': 'Keep it',

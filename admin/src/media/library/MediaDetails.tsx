@@ -121,7 +121,7 @@ function ConfirmDelete({ item, onCancel, onDeleted }: { item: MediaItem; onCance
           <ul>
             {usage.data.items.map((entry) => (
               <li key={entry.id}>
-                {t('media.usedIn', { title: entry.title, collection: entry.collection, fields: entry.fields.join(', ') })}
+                {t('media.usedIn', { title: entry.title, collection: entry.collection, fields: entry.fields.map((field) => (field === '_seo' ? t('media.usedAsSeoImage') : field)).join(', ') })}
                 {entry.deletedAt !== null && ` ${t('media.inTrash')}`}
               </li>
             ))}
