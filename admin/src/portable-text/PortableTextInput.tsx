@@ -53,7 +53,7 @@ export function PortableTextInput(props: FieldInputProps<unknown[]>) {
   const { readOnly, id, errorId, error, field } = props;
   return useMemo(
     () => (
-      <EditorProvider key={session.generation} initialConfig={{ schemaDefinition: session.schema, initialValue: session.initialValue, readOnly: readOnly ?? false }}>
+      <EditorProvider key={session.generation} initialConfig={{ schemaDefinition: session.schema, readOnly: readOnly ?? false }}>
         <EditorBody session={session} emit={emit} readOnly={readOnly ?? false} id={id} errorId={errorId} hasError={error !== undefined} label={field.label} />
       </EditorProvider>
     ),
@@ -114,6 +114,15 @@ function EditorBody({ session, emit, readOnly, id, errorId, hasError, label }: B
   useEffect(() => {
     editor.send({ type: 'update readOnly', readOnly });
   }, [editor, readOnly]);
+
+  // The value goes in as an update, not as the provider's `initialValue`: the editor takes an initial
+  // value ten blocks per task, one render and frame after another (200 blocks: some 140 ms more on
+  // this machine than in one go), and an update in one pass and one render. An update is not an edit:
+  // no patch, no mutation, no undo step. Sent before the provider's own effect starts the editor, it
+  // waits in the editor's queue until then.
+  useEffect(() => {
+    if (session.initialValue) editor.send({ type: 'update value', value: session.initialValue });
+  }, [editor, session]);
 
   // A patch comes at each change, its mutation (the value) once the editor's batch is flushed: in
   // between, what is on screen is not yet the form's (fields/settling.ts).
