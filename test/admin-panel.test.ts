@@ -32,7 +32,8 @@ beforeAll(async () => {
 
 describe('serving the built panel', () => {
   const indexHtml = () => fs.readFileSync(path.join(builtPanelDir, 'index.html'), 'utf8');
-  const entryScript = () => /<script type="module" crossorigin src="([^"]+)"/.exec(indexHtml())![1]!;
+  // The main bundle's script (the page's first one is early.ts's, which starts the first reads).
+  const entryScript = () => /<script type="module" crossorigin src="([^"]+\/index-[^"]+)"/.exec(indexHtml())![1]!;
 
   it('answers a hashed file compressed as the client accepts, cached for good, and 304 for its ETag', async () => {
     const file = entryScript();
@@ -197,6 +198,33 @@ describe('in a browser', () => {
     expect(await scroller.evaluate((element) => element.scrollHeight)).toBeGreaterThan(entryCount * 40);
     expect((await rowTitles()).length).toBeLessThan(60);
     await expectAccessible('scrolled content list');
+  });
+
+  it('asks for the first screen\'s reads once, from the page\'s first script, before the main bundle runs', { timeout: 60_000 }, async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const reads: { path: string; by: string }[] = [];
+    cdp.on('Network.requestWillBeSent', ({ request, initiator }) => {
+      const url = new URL(request.url);
+      if (url.pathname.startsWith(api)) reads.push({ path: url.pathname + url.search, by: initiator.stack?.callFrames[0]?.url ?? initiator.url ?? '' });
+    });
+    const firstScreen = async (address: string) => {
+      reads.length = 0;
+      await page.goto(`${panel.server.origin}${address}`);
+      await eventually(async () => (await rowTitles()).length).toBeGreaterThan(5);
+      return reads;
+    };
+    const listPage = `${api}/content/posts?orderBy=updatedAt&order=desc&limit=100`;
+    const early = await firstScreen('/_cms/admin/content/posts');
+    for (const path of [`${api}/auth/me`, `${api}/content`, listPage]) {
+      // Once (the panel took the early answer rather than asking again), and by early.ts's chunk.
+      expect(early.filter((read) => read.path === path)).toEqual([{ path, by: expect.stringMatching(/\/_cms\/admin\/assets\/early-[\w-]+\.js$/) }]);
+    }
+    // A list with a filter in its address is the screen's own to ask for; the shell's reads still come early.
+    const filtered = await firstScreen('/_cms/admin/content/posts?status=published');
+    expect(filtered.filter((read) => read.path.startsWith(`${api}/content/posts?`))).toEqual([{ path: `${api}/content/posts?status=published&orderBy=updatedAt&order=desc&limit=100`, by: expect.not.stringMatching(/\/early-/) }]);
+    expect(filtered.filter((read) => read.path === `${api}/auth/me`)).toHaveLength(1);
+    await cdp.detach();
   });
 
   it('sorts by a column and filters by status, both in the URL', { timeout: 60_000 }, async () => {
