@@ -486,6 +486,19 @@ describe('field values of every type', () => {
     expect((await getEntry(t, 'kitchen', paired.id)).data.txt).toBe('😀');
   });
 
+  it('returns values shaped like the places where stored JSON is spliced in exactly as given', async () => {
+    // The response writer marks where a JSON column's text goes with a string starting with the escape
+    // \uFFFF (core/raw-json.ts); the same text in a value, a key or a column's own JSON stays as it is.
+    const lookalikes = ['\\uFFFF0', '"\\uFFFF0"', '\uFFFF0', '\\ud8000', '\ufffd1'];
+    const data = { txt: lookalikes[0], blob: { [lookalikes[1]!]: lookalikes, nested: { text: lookalikes[2] } }, rich: lookalikes[3] };
+    const item: Entry = expectCreated(await post(data)).item;
+    const read = await getEntry(t, 'kitchen', item.id);
+    expect(read.data.txt).toBe(lookalikes[0]);
+    expect(read.data.blob).toEqual(data.blob);
+    expect(read.data.rich[0].children[0].text).toBe(lookalikes[3]);
+    expect(read.data).toEqual(item.data);
+  });
+
   const invalid: [field: string, value: unknown][] = [
     ['str', 42],
     ['str', 'a'],

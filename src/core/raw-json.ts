@@ -5,9 +5,13 @@
  * the output; any other JSON.stringify sees the parsed value, so other serializers stay correct.
  *
  * How the splice finds its places: while a JsonWriter writes, each RawJson stands in the output as a
- * JSON string whose first code unit is a lone surrogate (U+D800), put there verbatim by
- * `JSON.rawJSON`. JSON.stringify escapes every lone surrogate of ordinary strings (`\ud800`, six
- * characters), so no value, key or request id can produce that code unit: the places cannot be forged.
+ * JSON string that starts with the escape `\uFFFF`, put there verbatim by `JSON.rawJSON`.
+ * JSON.stringify writes a `\u` escape only for a control character or a lone surrogate (in lower
+ * case), and a backslash of a value as `\\`: so no value, key or request id can produce a quote
+ * followed by that escape, and the places cannot be forged. The place is ASCII, so the output stays
+ * a one-byte string: a lone surrogate as the mark (what this used before) made every response with a
+ * JSON column a two-byte string, twice the memory, slower to search, to embed in another JSON text
+ * (MCP's tool results) and to encode for the socket.
  */
 declare global {
   interface JSON {
@@ -16,8 +20,8 @@ declare global {
   }
 }
 
-const placeMark = '\ud800';
-const places = /"\ud800(\d+)"/g;
+const placeMark = '\\uFFFF';
+const places = /"\\uFFFF(\d+)"/g;
 
 export class RawJson {
   readonly text: string;
