@@ -1,6 +1,5 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
 import { cors } from 'hono/cors';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import { bearerTokens } from './auth/authenticate.ts';
@@ -21,7 +20,6 @@ import type { MediaStorage } from './media/storage/types.ts';
 import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { clientAddress } from './http/client-address.ts';
-import { escapedErrors } from './http/escaped-errors.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
 import { failure } from './http/envelope.ts';
 import { apiHeaders, securityHeaders } from './http/headers.ts';
@@ -30,7 +28,9 @@ import { apiBasePath } from './http/paths.ts';
 import { createOriginPolicy, requestOrigin } from './http/origin.ts';
 import { asAppError } from './http/results.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
-import { requestContext, requestHeader } from './http/request-context.ts';
+import { requestContext } from './http/request-context.ts';
+import { requestHeader } from './http/request-headers.ts';
+import { allowedMethods } from './http/allowed-methods.ts';
 import type { Route } from './http/route.ts';
 import type { AppEnv } from './http/types.ts';
 import { describeMcpEndpoint, mountMcp } from './mcp/routes.ts';
@@ -109,11 +109,28 @@ function originOf(url: string): string {
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
 export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins, panelDir = builtPanelDir }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const api = `${apiBasePath}/*`;
 
   const https = config.publicUrl?.startsWith('https:') ?? false;
-  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/`, json: new JsonWriter() }));
-  app.use('*', escapedErrors());
+  const origins = createOriginPolicy(config);
+  const originAllowed = (request: CredentialRequest) => {
+    const { origin, host } = requestOrigin(request.header, request.url);
+    return origin === undefined || origins.allowsOrigin(origin, host);
+  };
+  // What the API, the sign-in pages and the discovery documents run operations with. Built at its first
+  // use, so a request that needs none (a file of the panel, a 404) builds nothing.
+  const operationContext = (c: HonoContext<AppEnv>): AppEnv['Variables']['resolveContext'] => {
+    let base: Omit<Context, 'principal'> | undefined;
+    let authenticated: Promise<Context> | undefined;
+    const baseOf = () =>
+      (base ??= { db: db.forRequest(), clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer, plugins });
+    return (authenticate) => {
+      const shared = baseOf();
+      if (!authenticate) return Promise.resolve({ ...shared, principal: null });
+      const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: shared.db, clock };
+      return (authenticated ??= resolveCredentials(credentials, request, originAllowed).then((principal) => ({ ...shared, principal })));
+    };
+  };
+  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/`, json: new JsonWriter(), operationContext }));
   // OAuth's discovery documents and endpoints take no cookie: any page may call them (browser-based
   // MCP clients do). Registered first, so their preflights are answered here.
   for (const path of openCorsPaths) app.use(path, cors({ origin: '*', maxAge: 600, exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
@@ -123,34 +140,6 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     const exposeHeaders = ['Retry-After', 'X-Request-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Mcp-Session-Id'];
     app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders }));
   }
-  app.use(api, methodNotAllowed({
-    app,
-    onMethodNotAllowed: (c, methods) =>
-      failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${methods.join(', ')}`, { allowed: methods }), {
-        allow: methods.join(', '),
-      }),
-  }));
-  const origins = createOriginPolicy(config);
-  const originAllowed = (request: CredentialRequest) => {
-    const { origin, host } = requestOrigin(request.header, request.url);
-    return origin === undefined || origins.allowsOrigin(origin, host);
-  };
-  // The API, the sign-in pages under /_cms/ and the discovery documents get the same operation context.
-  const operationContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const requestDb = db.forRequest();
-    const base = { db: requestDb, clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer, plugins };
-    let authenticated: Promise<Context> | undefined;
-    const request: CredentialRequest = { method: c.req.method, url: c.req.url, header: (name) => requestHeader(c, name), db: requestDb, clock };
-    c.set('resolveContext', (authenticate) =>
-      authenticate
-        ? (authenticated ??= resolveCredentials(credentials, request, originAllowed).then((principal) => ({ ...base, principal })))
-        : Promise.resolve({ ...base, principal: null }),
-    );
-    await next();
-  };
-  app.use(`${pagesBasePath}/*`, operationContext);
-  app.use('/.well-known/*', operationContext);
-  for (const route of oauthRootFallbackRoutes) app.use(route.path, operationContext);
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
   const { served } = servedApi([...routes, ...(plugins?.routes() ?? [])]);
@@ -159,8 +148,16 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
   for (const route of [...discoveryRoutes, ...oauthRootFallbackRoutes]) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
   mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
 
+  // A path of the API served for other methods: 405 with them. Asked here, where no route answered,
+  // rather than by a middleware every request would pass through.
+  const methodsAt = allowedMethods(app);
   app.notFound((c) => {
     if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
+      const allowed = methodsAt(c.req.path);
+      if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+        const allow = allowed.join(', ');
+        return failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${allow}`, { allowed }), { allow });
+      }
       return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
     }
     // A person opening the server's address lands in the panel (or signs in first); 302, so a site can take `/` later.

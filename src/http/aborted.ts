@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from 'hono';
-import { incomingMessage } from './request-context.ts';
+import { incomingMessage } from './request-headers.ts';
 import type { AppEnv } from './types.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { Context as HonoContext } from 'hono';
 import { AppError, validationError } from '../core/errors.ts';
-import { requestHeader } from './request-context.ts';
+import { requestHeader } from './request-headers.ts';
 
 /**
  * Request bodies, read the way each route declares (http/route.ts). Buffered kinds (JSON, form) hold

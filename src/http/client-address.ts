@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from 'hono';
-import { incomingMessage, requestHeader } from './request-context.ts';
+import { incomingMessage, requestHeader } from './request-headers.ts';
 
 /**
  * The address a request came from, as TRUST_PROXY says (decisions/0021). With no proxy trusted it is

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { MiddlewareHandler } from 'hono';
+import type { Context as HonoContext, Next } from 'hono';
 import type { Logger } from 'pino';
 import { failure } from './envelope.ts';
 import { asAppError } from './results.ts';
@@ -18,27 +18,30 @@ interface RequestScope {
 
 const scopes = new AsyncLocalStorage<RequestScope>();
 
-/** Runs the rest of the request in a scope the process-level handlers can fail (guardProcess). */
-export function escapedErrors(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    let fail!: (error: unknown) => void;
-    const escaped = new Promise<never>((_, reject) => (fail = reject));
-    let answered = false;
-    const scope: RequestScope = {
-      escaped(error) {
-        // After the answer went out there is no one to tell: logged as any escaped error is.
-        if (answered) c.get('log').error({ err: error }, 'error after the request was answered');
-        else fail(error);
-      },
-    };
-    try {
-      await scopes.run(scope, () => Promise.race([next(), escaped]));
-    } catch (error) {
-      c.res = failure(c, asAppError(c, error));
-    } finally {
-      answered = true;
-    }
-  };
+/**
+ * Runs the rest of the request (`next`) in a scope the process-level handlers can fail (guardProcess):
+ * an escaped error of the request rejects the one promise awaited here, whether or not `next` ever
+ * settles, and the request is answered with the failure. Called by the request's own middleware
+ * (request-context.ts) rather than being a middleware of its own: one layer less on every request.
+ */
+export async function failOnEscapedErrors(c: HonoContext<AppEnv>, next: Next): Promise<void> {
+  let answered = false;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const scope: RequestScope = {
+        escaped(error) {
+          // After the answer went out there is no one to tell: logged as any escaped error is.
+          if (answered) c.get('log').error({ err: error }, 'error after the request was answered');
+          else reject(error);
+        },
+      };
+      scopes.run(scope, next).then(resolve, reject);
+    });
+  } catch (error) {
+    c.res = failure(c, asAppError(c, error));
+  } finally {
+    answered = true;
+  }
 }
 
 /**

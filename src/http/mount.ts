@@ -6,7 +6,7 @@ import { parseInput } from '../core/validate.ts';
 import { declaredLength, isMultipart, readBytesBody, readFormBody, readJsonBody, readMultipartBody, tooLarge, type BodyMemoryBudget } from './body.ts';
 import { success, textResponse } from './envelope.ts';
 import { preferences, respondAsync } from './prefer.ts';
-import { requestHeader } from './request-context.ts';
+import { requestHeader } from './request-headers.ts';
 import { answerAbortedRequest } from './aborted.ts';
 import { asAppError, respondWith, respondWithFailure } from './results.ts';
 import type { BodyDeclaration, Route } from './route.ts';

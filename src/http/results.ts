@@ -5,7 +5,7 @@ import parseRange from 'range-parser';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
 import { errorBody, success } from './envelope.ts';
-import { requestHeader } from './request-context.ts';
+import { requestHeader } from './request-headers.ts';
 import type { FailureResponse, PageResult, ResultSpec } from './route.ts';
 import type { AppEnv } from './types.ts';
 

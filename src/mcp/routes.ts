@@ -6,7 +6,7 @@ import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
 import { failure } from '../http/envelope.ts';
 import { requestOrigin, type OriginPolicy } from '../http/origin.ts';
-import { requestHeader } from '../http/request-context.ts';
+import { requestHeader } from '../http/request-headers.ts';
 import type { AppEnv } from '../http/types.ts';
 import type { Scope } from '../core/roles.ts';
 import { bearerChallenge, scopesToAskFor, toolScopes } from './scope-challenge.ts';
