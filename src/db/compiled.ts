@@ -20,6 +20,8 @@ export async function runCompiled<Row>(db: Db, key: string, build: (kysely: Kyse
     }
     compiled.set(key, query);
   }
+  const rows = db.readAtOnce?.(query.sql, parameters);
+  if (rows !== undefined) return rows as Row[];
   const result = await db.kysely.executeQuery<Row>({ ...query, parameters });
   return result.rows;
 }

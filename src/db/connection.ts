@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { PostgresChangeFeed } from './change-feed.ts';
 import { groupCommit, type WriteTransaction } from './group-commit.ts';
-import { DatabaseUnavailableError, watchDriver } from './outage.ts';
+import { AvailabilityWatch, DatabaseUnavailableError, watchDriver } from './outage.ts';
 import type { Database } from './types.ts';
 import { anyTable, writeTarget } from './write-target.ts';
 
@@ -45,6 +45,12 @@ export interface Db {
    * together (group-commit.ts); undefined where each transaction commits on its own.
    */
   writeTransaction?: WriteTransaction;
+  /**
+   * SQLite: the rows of a statement that only reads, run at once when nothing holds or waits for the
+   * connection; undefined when something does (a transaction, another query queued), or when the
+   * statement writes, and then the query goes through Kysely as any other. See openSqlite.
+   */
+  readAtOnce?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
   close(): Promise<void>;
 }
 
@@ -89,7 +95,9 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   // ANALYZE (and PRAGMA optimize) sample this many rows per index instead of reading whole tables.
   database.pragma('analysis_limit = 400');
   const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...kyselyLog(options) });
+  const watch = new AvailabilityWatch();
+  const use = { claims: 0 };
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }, watch, use), ...kyselyLog(options) });
   // data_version moves when another connection (another process, the CLI) commits; this connection's
   // own writes are counted as they run.
   const versionStatement = database.prepare('pragma data_version').pluck();
@@ -112,6 +120,18 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
       return { ...db, changeStamp: stampReader(() => (version ??= dataVersion.get())) };
     },
     writeTransaction: writes.run,
+    // better-sqlite3 answers synchronously, so Kysely's way to the one connection (its mutex, the
+    // connection provider, the executor and their promises) is most of a small read's cost. While no
+    // one holds or waits for the connection, taking it, reading and giving it back would leave it as
+    // it was, with nothing able to run in between: so a read runs at once. A read while a group's
+    // transaction is open between its writes sees what it would see through Kysely (decisions/0032).
+    readAtOnce(text, parameters) {
+      if (use.claims > 0) return undefined;
+      const statement = statements.prepare(text);
+      if (!statement.statement.readonly) return undefined;
+      options.onStatement?.(text);
+      return watch.run(() => statement.all(parameters));
+    },
     close: async () => {
       await writes.flush();
       await kysely.destroy();
@@ -126,13 +146,39 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
  * first, so a second writer waits (busy timeout) and then reads fresh data.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #watch: AvailabilityWatch;
+  readonly #use: { claims: number };
+
+  /** `use.claims` counts who holds or waits for the connection (Db.readAtOnce runs only at none). */
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], watch: AvailabilityWatch, use: { claims: number }) {
+    super(config);
+    this.#watch = watch;
+    this.#use = use;
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
+    const use = this.#use;
+    const acquire = driver.acquireConnection.bind(driver);
+    const release = driver.releaseConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      use.claims += 1;
+      try {
+        return await acquire();
+      } catch (error) {
+        use.claims -= 1;
+        throw error;
+      }
+    };
+    driver.releaseConnection = async (connection) => {
+      use.claims -= 1;
+      await release(connection);
+    };
     // A write lock held by another process past the busy timeout is an outage to the requests (outage.ts).
-    return watchDriver(driver);
+    return watchDriver(driver, this.#watch);
   }
 }
 

@@ -88,18 +88,31 @@ export class AvailabilityWatch {
     this.#last = { outage: current.outage, endedAt: this.#started };
     current.outage.end(this.#now());
   }
+
+  /** A statement run synchronously, outside the driver (SQLite's reads at once, connection.ts), watched as the driver's are. */
+  run<T>(statement: () => T): T {
+    const number = this.started();
+    let result: T;
+    try {
+      result = statement();
+    } catch (error) {
+      throw this.failed(error, number);
+    }
+    this.answered(number);
+    return result;
+  }
 }
 
 /**
  * Makes every way Kysely reaches the engine through `driver` report to a watch of its own: taking a
  * connection (where a refused one shows), every statement (transaction control included, which the
  * driver sends through the connection) and streamed reads. Kysely asks its dialect for the driver
- * once per database it opens, so each open database has its one watch. The driver and its
- * connections are patched in place rather than wrapped, because the driver hands its own connection
- * objects back to itself (releaseConnection, beginTransaction) and looks at their private state.
+ * once per database it opens, so each open database has its one watch (which SQLite's reads at once
+ * share, connection.ts). The driver and its connections are patched in place rather than wrapped,
+ * because the driver hands its own connection objects back to itself (releaseConnection,
+ * beginTransaction) and looks at their private state.
  */
-export function watchDriver(driver: Driver): Driver {
-  const watch = new AvailabilityWatch();
+export function watchDriver(driver: Driver, watch = new AvailabilityWatch()): Driver {
   const watched = new WeakSet<DatabaseConnection>();
   const acquire = driver.acquireConnection.bind(driver);
   driver.acquireConnection = async () => {
