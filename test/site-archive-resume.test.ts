@@ -20,7 +20,7 @@ import { appOn, buildSite, exportTo, readArchive } from './support/site-archive.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-archive-resume-'));
 const archive = path.join(dir, 'site.tar.gz');
 const entries = 20_000;
-let source: TestApp;
+let source: TestApp & { mediaDir: string };
 let target: TestApp & { mediaDir: string };
 let bulkTable: string;
 
@@ -105,6 +105,19 @@ describe('folio import-site', () => {
     const full = await runCli(['import-site', archive], { DATABASE_URL: databaseUrl(source), MEDIA_DIR: path.join(dir, 'media') });
     expect(full.code).toBe(1);
     expect(full.stderr).toMatch(/^folio: CONFLICT: The site is not empty \(it has collections, /);
+  }, 120_000);
+});
+
+describe('folio export', () => {
+  it('says the archive holds the webhook subscriptions’ signing secrets, which are in its records', async () => {
+    const now = new Date().toISOString();
+    const secret = `whsec_${ulid()}`;
+    await source.db.kysely.insertInto('webhook_subscriptions').values({ id: ulid(), url: 'https://receiver.example/hook', events: '["entry.published"]', description: null, secret, active: 1, created_at: now, updated_at: now }).execute();
+    const file = path.join(dir, 'with-webhooks.tar.gz');
+    const result = await runCli(['export', file], { DATABASE_URL: databaseUrl(source), MEDIA_DIR: source.mediaDir }, 120_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('confidential: the archive holds the signing secrets of 1 webhook subscription in the clear (a receiver trusts what they sign): keep the file as you keep those secrets\n');
+    expect((await readArchive(file)).records['records/webhook_subscriptions.ndjson']!.some((line) => line.includes(secret))).toBe(true);
   }, 120_000);
 });
 

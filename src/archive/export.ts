@@ -41,6 +41,8 @@ export interface ExportOptions {
 export interface ExportTotals {
   tables: number;
   rows: number;
+  /** The rows of each archived table (entry tables included), by name. */
+  rowsByTable: Record<string, number>;
   mediaFiles: number;
   /** Media files the rows name that storage did not have. */
   missingMedia: string[];
@@ -75,6 +77,7 @@ class ArchiveWriter {
   private readonly members: SummaryMember[] = [];
   private tables = 0;
   private rows = 0;
+  private readonly rowsByTable: Record<string, number> = {};
   private readonly pack: tar.Pack;
   private readonly snapshot: Snapshot;
   private readonly spoolDir: string;
@@ -117,7 +120,7 @@ class ArchiveWriter {
     }
     const media = await this.addMedia(storage);
     await this.addBuffer(summaryMember, Buffer.from(`${JSON.stringify({ members: this.members, missingMedia: media.missing }, null, 2)}\n`), false);
-    return { tables: this.tables, rows: this.rows, mediaFiles: media.files, missingMedia: media.missing };
+    return { tables: this.tables, rows: this.rows, rowsByTable: this.rowsByTable, mediaFiles: media.files, missingMedia: media.missing };
   }
 
   private async entryTableNames(): Promise<string[]> {
@@ -139,6 +142,7 @@ class ArchiveWriter {
     await this.addSpooled(name, spool, rows);
     this.tables += 1;
     this.rows += rows;
+    this.rowsByTable[table.name] = rows;
   }
 
   /** Writes the table's rows to the spool, a line each; returns how many. */

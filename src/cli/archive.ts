@@ -52,6 +52,12 @@ export function registerArchiveCommands(program: Command): void {
         console.log(
           `exported ${totals.tables} tables, ${totals.rows} rows, ${totals.mediaFiles} media files, ${formatSize(size)} in ${seconds.toFixed(1)} s to ${target}${passphrase === undefined ? '' : ' (secrets encrypted)'}`,
         );
+        const subscriptions = totals.rowsByTable.webhook_subscriptions ?? 0;
+        if (subscriptions > 0) {
+          console.log(
+            `confidential: the archive holds the signing secrets of ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'} in the clear (a receiver trusts what they sign): keep the file as you keep those secrets`,
+          );
+        }
         if (totals.missingMedia.length > 0) console.log(`media already gone from storage (named by rows, not copied): ${totals.missingMedia.join(', ')}`);
       } catch (error) {
         out.destroy();
