@@ -16,8 +16,13 @@ export async function startRestore(db: Db, row: SiteRestoresTable): Promise<void
   await db.kysely.insertInto('site_restores').values(row).execute();
 }
 
-export async function markMemberRestored(db: Db, archiveSha256: string, member: number, now: string): Promise<void> {
-  await db.kysely.updateTable('site_restores').set({ last_member: member, updated_at: now }).where('archive_sha256', '=', archiveSha256).execute();
+/** Where the restore is: the last member wholly restored, the lines of the next one written, the report so far. In the transaction that wrote them. */
+export async function saveProgress(db: Db, archiveSha256: string, progress: { lastMember: number; memberRows: number; report: string; now: string }): Promise<void> {
+  await db.kysely
+    .updateTable('site_restores')
+    .set({ last_member: progress.lastMember, member_rows: progress.memberRows, report: progress.report, updated_at: progress.now })
+    .where('archive_sha256', '=', archiveSha256)
+    .execute();
 }
 
 export async function endRestore(db: Db, archiveSha256: string): Promise<void> {
@@ -94,9 +99,22 @@ export async function deleteAllRows(db: Db, table: string): Promise<void> {
   await loose(db).deleteFrom(table).execute();
 }
 
-export async function deleteUsersExcept(db: Db, kept: readonly string[]): Promise<void> {
-  const query = db.kysely.deleteFrom('users');
-  await (kept.length === 0 ? query : query.where('id', 'not in', kept)).execute();
+export async function allRows(db: Db, table: string): Promise<Row[]> {
+  return (await loose(db).selectFrom(table).selectAll().execute()) as Row[];
+}
+
+export async function columnValues(db: Db, table: string, column: string): Promise<string[]> {
+  return (await loose(db).selectFrom(table).select(sql<string>`${sql.ref(column)}`.as('value')).execute()).map((row) => String(row.value));
+}
+
+/** Deletes every row of `table` whose `column` is not one of `kept` (the rows are read first: `kept` may be longer than a statement's parameters allow). */
+export async function deleteRowsExcept(db: Db, table: string, column: string, kept: readonly string[]): Promise<void> {
+  if (kept.length === 0) return deleteAllRows(db, table);
+  const keep = new Set(kept);
+  const gone = (await columnValues(db, table, column)).filter((value) => !keep.has(value));
+  for (let start = 0; start < gone.length; start += 1000) {
+    await loose(db).deleteFrom(table).where(sql.ref(column), 'in', gone.slice(start, start + 1000)).execute();
+  }
 }
 
 /** The media type of the original or derived image stored at `key`. */

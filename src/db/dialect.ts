@@ -55,6 +55,15 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
+ * True when the engine refused a row for what it holds: a constraint (NOT NULL, unique, foreign key,
+ * check; SQLSTATE class 23) or a value of the wrong kind (class 22), not an outage or a bug in a statement.
+ */
+export function isRowRefused(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code.startsWith('SQLITE_MISMATCH') || /^2[23][0-9A-Z]{3}$/.test(code));
+}
+
+/**
  * Case-insensitive "contains" on a column (or an expression over columns, such as an entry's live
  * value), with the user's `%` and `_` matched literally. The escape character is named explicitly:
  * PostgreSQL defaults to backslash, SQLite has none.

@@ -32,6 +32,7 @@ import * as comments from './migrations/0027_comments.ts';
 import * as entrySeo from './migrations/0028_entry_seo.ts';
 import { commentNotifications } from './migrations/0029_comment_notifications.ts';
 import * as siteRestores from './migrations/0030_site_restores.ts';
+import * as siteRestoreState from './migrations/0031_site_restore_state.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -67,6 +68,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0028_entry_seo': entrySeo,
     '0029_comment_notifications': commentNotifications(dialect),
     '0030_site_restores': siteRestores,
+    '0031_site_restore_state': siteRestoreState,
   };
 }
 

@@ -671,6 +671,12 @@ export interface SiteRestoresTable {
   last_member: number;
   merge: number;
   kept_users: string;
+  /** The lines of the member in progress (`last_member + 1`) already written. */
+  member_rows: number;
+  /** JSON: the restore's report so far and the collections a merge keeps. */
+  report: string;
+  /** JSON: what the target had before (keys, and the rows the archive replaces), for a failed restore to put back. */
+  kept: string;
   started_at: string;
   updated_at: string;
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, createGzip } from 'node:zlib';
+import { sql } from 'kysely';
 import tar from 'tar-stream';
 import { writeSiteArchive } from '../../src/archive/export.ts';
 import { Manifest } from '../../src/archive/format.ts';
@@ -199,4 +200,62 @@ export async function readsOf(t: TestApp, token: string, site: SiteContent): Pro
 
 function withoutScores(answer: { status: number; body: { results?: Record<string, unknown>[] } }) {
   return { ...answer, body: { ...answer.body, results: answer.body.results?.map(({ score: _score, ...hit }) => hit) } };
+}
+
+export interface RawMember {
+  name: string;
+  bytes: Buffer;
+}
+
+/** Every member of an archive as it is, in order (the summary left out: `writeArchive` makes it again). */
+export async function readRawMembers(file: string): Promise<RawMember[]> {
+  const extract = tar.extract();
+  const feeding = pipeline(fs.createReadStream(file), createGunzip(), extract as unknown as Writable);
+  const members: RawMember[] = [];
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    if (entry.header.name !== 'summary.json') members.push({ name: entry.header.name, bytes: Buffer.concat(chunks) });
+  }
+  await feeding;
+  return members;
+}
+
+/** An archive of these members with a correct summary: one that passes every check a restore makes first. */
+export async function writeArchive(file: string, members: readonly RawMember[]): Promise<void> {
+  const pack = tar.pack();
+  const listed = members.map(({ name, bytes }) => {
+    pack.entry({ name }, bytes);
+    const rows = name.startsWith('records/') ? bytes.toString('utf8').split('\n').filter(Boolean).length : undefined;
+    return { name, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), ...(rows === undefined ? {} : { rows }) };
+  });
+  pack.entry({ name: 'summary.json' }, JSON.stringify({ members: listed, missingMedia: [] }));
+  pack.finalize();
+  await pipeline(pack, createGzip(), fs.createWriteStream(file));
+}
+
+/** Every row of every table of the app's database, each table's rows sorted: what "as it was" compares. */
+export async function everyRow(t: TestApp): Promise<Record<string, string[]>> {
+  const tables =
+    t.db.dialect === 'postgres'
+      ? (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(t.db.kysely)).rows
+      : // The full-text index's own tables are left out: the search index is rebuilt, never restored.
+        (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'search_fts%'`.execute(t.db.kysely)).rows;
+  const rows: Record<string, string[]> = {};
+  for (const { name } of tables.sort((a, b) => a.name.localeCompare(b.name))) {
+    rows[name] = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(t.db.kysely)).rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return rows;
+}
+
+/** The files under a directory, each with its SHA-256. */
+export function filesUnder(dir: string): Record<string, string> {
+  if (!fs.existsSync(dir)) return {};
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    files[path.relative(dir, full)] = createHash('sha256').update(fs.readFileSync(full)).digest('hex');
+  }
+  return files;
 }
