@@ -5,7 +5,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restoreSiteArchive } from '../src/archive/restore.ts';
 import { leftOutTables, recordTables, secretTables } from '../src/archive/tables.ts';
+import { migrations } from '../src/db/migrate.ts';
 import { testDatabaseKind } from './support/database.ts';
 import type { TestApp } from './support/harness.ts';
 import { until } from './support/poll.ts';
@@ -19,6 +21,8 @@ import { appOn, buildSite, exportTo, readArchive } from './support/site-archive.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-archive-resume-'));
 const archive = path.join(dir, 'site.tar.gz');
+/** The site before its bulk entries: what a site a later archive is merged into was restored from. */
+const earlier = path.join(dir, 'earlier.tar.gz');
 const entries = 20_000;
 let source: TestApp & { mediaDir: string };
 let target: TestApp & { mediaDir: string };
@@ -44,6 +48,16 @@ async function addBulkEntries(t: TestApp): Promise<string> {
   return table;
 }
 
+/** The bulk entries the site has so far. */
+async function bulkEntries(t: TestApp): Promise<number> {
+  try {
+    const row = await t.db.kysely.selectFrom(bulkTable as never).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+    return Number((row as { n: number }).n);
+  } catch {
+    return 0; // The entry table is not made yet.
+  }
+}
+
 function databaseUrl(t: TestApp): string {
   return t.config.database.kind === 'sqlite' ? `file:${t.config.database.path}` : t.database.url;
 }
@@ -52,6 +66,7 @@ beforeAll(async () => {
   source = await appOn(testDatabaseKind);
   target = await appOn(testDatabaseKind, { withoutAdmin: true });
   await buildSite(source);
+  await exportTo(source, earlier);
   bulkTable = await addBulkEntries(source);
   await exportTo(source, archive);
 }, 180_000);
@@ -66,14 +81,7 @@ describe('folio import-site', () => {
     const env = { DATABASE_URL: databaseUrl(target), MEDIA_DIR: target.mediaDir, LOG_LEVEL: 'warn' };
     const child = spawn(process.execPath, [cliPath, 'import-site', archive], { cwd: repoRoot, env: cleanEnv(env), stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const count = async () => {
-      try {
-        const row = await target.db.kysely.selectFrom(bulkTable as never).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-        return Number((row as { n: number }).n);
-      } catch {
-        return 0; // The entry table is not made yet.
-      }
-    };
+    const count = () => bulkEntries(target);
     await until(async () => (await count()) > 0, 'the restore to be inside the bulk entries', 60_000);
     child.kill('SIGKILL');
     await exited;
@@ -95,6 +103,42 @@ describe('folio import-site', () => {
     for (const member of Object.keys(before.records)) expect(after.records[member], member).toEqual(before.records[member]);
     expect(after.media).toEqual(before.media);
   }, 240_000);
+
+  it('merging, killed with SIGKILL halfway, resumes to report the same conflicts and keep the same collections', async () => {
+    // Two sites restored from the earlier archive (so they have its collections, ids included), into
+    // which the later one is merged: once straight through, once killed inside the bulk entries and run again.
+    const sites = [await appOn(testDatabaseKind, { withoutAdmin: true }), await appOn(testDatabaseKind, { withoutAdmin: true })];
+    try {
+      for (const site of sites) await restoreSiteArchive(site.systemContext(), earlier, { merge: false, knownMigrations: Object.keys(migrations(site.db.dialect)) });
+      const envOf = (site: TestApp & { mediaDir: string }) => ({ DATABASE_URL: databaseUrl(site), MEDIA_DIR: site.mediaDir, LOG_LEVEL: 'warn' });
+      const straight = await runCli(['import-site', '--merge', archive], envOf(sites[0]!), 120_000);
+      expect(straight.code, straight.stderr).toBe(0);
+
+      const killed = sites[1]!;
+      const child = spawn(process.execPath, [cliPath, 'import-site', '--merge', archive], { cwd: repoRoot, env: cleanEnv(envOf(killed)), stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await until(async () => (await bulkEntries(killed)) > 0, 'the merge to be inside the bulk entries', 60_000);
+      child.kill('SIGKILL');
+      await exited;
+      expect(await bulkEntries(killed)).toBeLessThan(entries);
+      const resumed = await runCli(['import-site', '--merge', archive], envOf(killed), 120_000);
+      expect(resumed.code, resumed.stderr).toBe(0);
+
+      // The same report, line for line, but for the word "resumed" and the time taken.
+      const report = (stdout: string) => stdout.replace(/^(resumed and )?restored (.*) in [\d.]+ s into .*$/m, 'restored $2');
+      expect(resumed.stdout).toMatch(/^resumed and restored /);
+      expect(straight.stdout).toMatch(/records of the archive were in the site already and were kept as they were:\n(.|\n)*  ec_[a-z0-9]+ all entries: the site has this collection already/);
+      expect(report(resumed.stdout)).toBe(report(straight.stdout));
+      const collections = async (site: TestApp) => (await site.db.kysely.selectFrom('collections').select(['id', 'slug', 'table_name']).orderBy('id').execute());
+      expect(await collections(killed)).toEqual(await collections(sites[0]!));
+      expect(await collections(killed)).toHaveLength(3);
+      const fields = async (site: TestApp) => (await site.db.kysely.selectFrom('fields').select(['id', 'collection_id']).orderBy('id').execute());
+      expect(await fields(killed)).toEqual(await fields(sites[0]!));
+      expect(await bulkEntries(killed)).toBe(entries);
+    } finally {
+      for (const site of sites) await site.close();
+    }
+  }, 300_000);
 
   it('refuses a damaged archive and a site that is not empty in one sentence each', async () => {
     const cut = path.join(dir, 'cut.tar.gz');
