@@ -127,7 +127,7 @@ describe('folio import-site', () => {
       // The same report, line for line, but for the word "resumed" and the time taken.
       const report = (stdout: string) => stdout.replace(/^(resumed and )?restored (.*) in [\d.]+ s into .*$/m, 'restored $2');
       expect(resumed.stdout).toMatch(/^resumed and restored /);
-      expect(straight.stdout).toMatch(/records of the archive were in the site already and were kept as they were:\n(.|\n)*  ec_[a-z0-9]+ all entries: the site has this collection already/);
+      expect(straight.stdout).toMatch(/records of the archive were in the site already and were kept as they were:\n(.|\n)* {2}ec_[a-z0-9]+ all entries: the site has this collection already/);
       expect(report(resumed.stdout)).toBe(report(straight.stdout));
       const collections = async (site: TestApp) => (await site.db.kysely.selectFrom('collections').select(['id', 'slug', 'table_name']).orderBy('id').execute());
       expect(await collections(killed)).toEqual(await collections(sites[0]!));

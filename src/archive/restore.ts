@@ -93,8 +93,7 @@ export async function restoreSiteArchive(ctx: Context, file: string, options: Re
     await run.restore(file);
   } catch (error) {
     if (progress.merge === 0 && !(error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE')) {
-      await putBack(db, ctx.storage, { entryTables: verified.manifest.entryTables, keptUsers: [...run.keptUsers], kept: JSON.parse(progress.kept) as KeptTarget });
-      await store.endRestore(db, verified.sha256);
+      await putBack(db, ctx.storage, { archiveSha256: verified.sha256, entryTables: verified.manifest.entryTables, keptUsers: [...run.keptUsers], kept: JSON.parse(progress.kept) as KeptTarget });
     }
     throw error;
   }
@@ -165,7 +164,7 @@ class RestoreRun {
       this.memberName = name;
       // The lines of this member a killed run wrote already: skipped, not inserted again.
       const skip = done ? Infinity : index === this.progress.last_member + 1 ? this.progress.member_rows : 0;
-      this.memberRows = 0;
+      this.memberRows = done ? 0 : skip;
       if (name === manifestMember || name === summaryMember) return drain(body);
       if (name.startsWith(recordsPrefix)) {
         const table = this.tableOf(name.slice(recordsPrefix.length, -'.ndjson'.length));
@@ -230,7 +229,8 @@ class RestoreRun {
       const refused = await store.insertRows(tx, table.name, wanted, { key: table.key, replace }).catch((error: unknown) => {
         // The archive passed its checks but holds a row this database cannot take: bad input, said where.
         if (!isRowRefused(error)) throw error;
-        throw archiveProblem(this.memberName, `the database refused a row among lines ${this.memberRows + 1} to ${memberRows} (${(error as Error).message}); nothing was restored`);
+        const outcome = this.progress.merge === 1 ? 'the records merged before it stay' : 'nothing was restored';
+        throw archiveProblem(this.memberName, `the database refused a row among lines ${this.memberRows + 1} to ${memberRows} (${(error as Error).message}); ${outcome}`);
       });
       this.report.rows += wanted.length - refused.length;
       // A resumed run skips what it wrote, so a refused row is the site's: a merge reports it.

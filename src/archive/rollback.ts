@@ -43,11 +43,17 @@ export async function keepTarget(db: Db): Promise<KeptTarget> {
 /**
  * Puts the target back as `kept` says it was: the media files and entry tables the restore made go
  * (with the publications it queued), every archived table keeps only the rows it had, and the rows the
- * archive replaced are as they were. One transaction, so a failure here leaves the restore to retry.
+ * archive replaced are as they were. One transaction with the end of the restore's progress row, so a
+ * failure here leaves the restore to resume or to fail and put back again.
  */
-export async function putBack(db: Db, storage: MediaStorage, restored: { entryTables: readonly string[]; keptUsers: readonly string[]; kept: KeptTarget }): Promise<void> {
-  // The target had no media (it was empty), so every file its media rows name is the restore's.
-  await storage.delete(await store.mediaKeys(db)).catch(() => undefined);
+export async function putBack(
+  db: Db,
+  storage: MediaStorage,
+  restored: { archiveSha256: string; entryTables: readonly string[]; keptUsers: readonly string[]; kept: KeptTarget },
+): Promise<void> {
+  // The target had no media (it was empty), so every file its media rows name is the restore's. The
+  // files go once the rows are gone: a put back that fails leaves no row naming a missing file.
+  const files = await store.mediaKeys(db);
   await inTransaction(db, async (tx) => {
     for (const name of restored.entryTables) {
       if (!(await tableExists(tx, name))) continue;
@@ -65,5 +71,7 @@ export async function putBack(db: Db, storage: MediaStorage, restored: { entryTa
         await store.deleteRowsExcept(tx, table.name, keyColumn(table), keys);
       }
     }
+    await store.endRestore(tx, restored.archiveSha256);
   });
+  await storage.delete(files).catch(() => undefined);
 }

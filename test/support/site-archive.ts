@@ -145,14 +145,8 @@ export interface ArchiveContents {
 
 /** Reads an archive back, member by member, as a test compares two of them. */
 export async function readArchive(file: string, passphrase?: string): Promise<ArchiveContents> {
-  const extract = tar.extract();
-  const feeding = pipeline(fs.createReadStream(file), createGunzip(), extract as unknown as Writable);
   const contents: ArchiveContents = { manifest: undefined as unknown as Manifest, records: {}, media: {}, names: [] };
-  for await (const entry of extract) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of entry) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    const name = entry.header.name;
+  for (const { name, bytes } of await readRawMembers(file, { withSummary: true })) {
     contents.names.push(name);
     if (name === 'manifest.json') contents.manifest = Manifest.parse(JSON.parse(bytes.toString('utf8')));
     else if (name.startsWith('records/')) contents.records[name] = bytes.toString('utf8').split('\n').filter(Boolean).sort();
@@ -168,7 +162,6 @@ export async function readArchive(file: string, passphrase?: string): Promise<Ar
       contents.records.secrets = Buffer.concat(plain).toString('utf8').split('\n').filter(Boolean).sort();
     }
   }
-  await feeding;
   return contents;
 }
 
@@ -207,15 +200,15 @@ export interface RawMember {
   bytes: Buffer;
 }
 
-/** Every member of an archive as it is, in order (the summary left out: `writeArchive` makes it again). */
-export async function readRawMembers(file: string): Promise<RawMember[]> {
+/** Every member of an archive as it is, in order; the summary only when asked (`writeArchive` makes it again). */
+export async function readRawMembers(file: string, options: { withSummary?: boolean } = {}): Promise<RawMember[]> {
   const extract = tar.extract();
   const feeding = pipeline(fs.createReadStream(file), createGunzip(), extract as unknown as Writable);
   const members: RawMember[] = [];
   for await (const entry of extract) {
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
-    if (entry.header.name !== 'summary.json') members.push({ name: entry.header.name, bytes: Buffer.concat(chunks) });
+    if (options.withSummary === true || entry.header.name !== 'summary.json') members.push({ name: entry.header.name, bytes: Buffer.concat(chunks) });
   }
   await feeding;
   return members;
