@@ -90,6 +90,9 @@ function openSqlite(filePath: string, options: OpenOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // A WAL that grew while a long reader held it (an export's snapshot, decisions/0061) is cut back to
+  // 64 MiB at the next checkpoint instead of keeping its peak size on disk for good.
+  database.pragma('journal_size_limit = 67108864');
   // Sorts and temporary indexes stay in memory instead of temporary files.
   database.pragma('temp_store = MEMORY');
   // ANALYZE (and PRAGMA optimize) sample this many rows per index instead of reading whole tables.
