@@ -72,7 +72,7 @@ export async function restoreSiteArchive(ctx: Context, file: string, options: Re
   }
   let progress = interrupted;
   if (progress === undefined) {
-    if (!options.merge) await refuseNonEmpty(ctx);
+    if (!options.merge) await refuseNonEmpty(db, 'restore into an empty Folio, or merge the archive into this site');
     // A merge is never undone (the site's own records are in the same tables): only a restore into an empty site keeps what it had.
     const kept: KeptTarget = options.merge ? { keys: {}, rows: {} } : await keepTarget(db);
     progress = {
@@ -103,11 +103,12 @@ export async function restoreSiteArchive(ctx: Context, file: string, options: Re
   return { ...run.result(), resumed: interrupted !== undefined };
 }
 
-async function refuseNonEmpty(ctx: Context): Promise<void> {
+/** Refuses a site holding more than a fresh install makes (a restore's or a move's target); `fix` says what to do instead. */
+export async function refuseNonEmpty(db: Context['db'], fix: string): Promise<void> {
   const mustBeEmpty = recordTables.filter((table): table is ArchivedTable => table !== entryTables && !presentInFreshInstall.has(table.name)).map((table) => table.name);
-  const occupied = await store.tablesWithRows(ctx.db, mustBeEmpty);
+  const occupied = await store.tablesWithRows(db, mustBeEmpty);
   if (occupied.length > 0) {
-    throw new AppError('CONFLICT', `The site is not empty (it has ${occupied.slice(0, 4).join(', ')}${occupied.length > 4 ? '…' : ''}): restore into an empty Folio, or merge the archive into this site`, {
+    throw new AppError('CONFLICT', `The site is not empty (it has ${occupied.slice(0, 4).join(', ')}${occupied.length > 4 ? '…' : ''}): ${fix}`, {
       tables: occupied,
     });
   }
@@ -313,22 +314,11 @@ class RestoreRun {
 
   /** The entry tables of the restored collections, made as the schema's own code makes them; those made already are left. */
   private async ensureEntryTables(): Promise<void> {
-    const rows = await schemaStore.listCollectionRows(this.ctx.db);
-    for (const row of rows) {
-      if (!this.verified.manifest.entryTables.includes(row.table_name) || this.keptCollections.has(row.table_name)) continue;
-      await inTransaction(this.ctx.db, async (tx) => {
-        if (await tableExists(tx, row.table_name)) return;
-        const collection = await schemaStore.loadCollectionById(tx, row.id);
-        if (collection !== undefined) await createCollectionStorage(tx, collection);
-      });
-    }
+    await ensureEntryTables(this.ctx.db, (table) => this.verified.manifest.entryTables.includes(table) && !this.keptCollections.has(table));
   }
 
-  /** Scheduled entries are published by a job; jobs are not archived, so each gets its job again. */
   private async queuePublications(tx: Context['db'], table: string): Promise<void> {
-    const collectionId = table.slice('ec_'.length).toUpperCase();
-    const now = isoNow(this.ctx.clock);
-    for (const entry of await store.scheduledEntries(tx, table)) await setSchedule(tx, entry.id, collectionId, entry.at, { now, by: null });
+    await queuePublications(tx, table, isoNow(this.ctx.clock));
   }
 }
 
@@ -338,6 +328,24 @@ type SavedReport = Omit<RestoreResult, 'resumed'> & { keptCollections: string[] 
 const emptyReport = (): SavedReport => ({ tables: 0, rows: 0, mediaFiles: 0, conflicts: [], conflictCount: 0, notes: [], keptCollections: [] });
 
 const parseRow = (line: string) => JSON.parse(line) as Row;
+
+/** Makes the entry tables (those `wanted`) of the collections the site has rows of, as the schema's own code makes them; those made already are left. */
+export async function ensureEntryTables(db: Context['db'], wanted: (table: string) => boolean): Promise<void> {
+  for (const row of await schemaStore.listCollectionRows(db)) {
+    if (!wanted(row.table_name)) continue;
+    await inTransaction(db, async (tx) => {
+      if (await tableExists(tx, row.table_name)) return;
+      const collection = await schemaStore.loadCollectionById(tx, row.id);
+      if (collection !== undefined) await createCollectionStorage(tx, collection);
+    });
+  }
+}
+
+/** Scheduled entries are published by a job; jobs are neither archived nor moved, so each gets its job again. */
+export async function queuePublications(tx: Context['db'], table: string, now: string): Promise<void> {
+  const collectionId = table.slice('ec_'.length).toUpperCase();
+  for (const entry of await store.scheduledEntries(tx, table)) await setSchedule(tx, entry.id, collectionId, entry.at, { now, by: null });
+}
 
 async function drain(body: Readable): Promise<void> {
   for await (const _chunk of body);

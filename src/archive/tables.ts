@@ -95,6 +95,7 @@ export const leftOutTables: Readonly<Record<string, string>> = {
   webhook_deliveries: 'the webhook outbox: a restored site must not send its deliveries again',
   webhook_attempts: 'the log of the webhook outbox’s deliveries',
   site_restores: 'the progress of a restore under way in this database',
+  site_moves: 'the moves into this database (folio move), which a catch-up looks for',
 };
 
 /** The archived tables by name, records and secrets. */

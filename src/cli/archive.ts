@@ -115,8 +115,8 @@ export async function readPassphrase(file: string): Promise<string> {
   return passphrase;
 }
 
-/** The configured database and storage as they are: an export migrates nothing under a running server. */
-async function withDatabase<T>(flags: ConfigFlags, work: (config: Config, db: Awaited<ReturnType<typeof openDatabase>>, storage: Awaited<ReturnType<typeof openStorage>>) => Promise<T>): Promise<T> {
+/** The configured database and storage as they are: an export (or a move's source) migrates nothing under a running server. */
+export async function withDatabase<T>(flags: ConfigFlags, work: (config: Config, db: Awaited<ReturnType<typeof openDatabase>>, storage: Awaited<ReturnType<typeof openStorage>>) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env, flags, process.stderr.isTTY === true);
   const db = await openDatabase(config.database).catch((error: unknown) => {
     throw explainStartFailure(error, config);

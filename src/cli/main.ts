@@ -7,6 +7,7 @@ import { registerArchiveCommands } from './archive.ts';
 import { registerBackupCommand } from './backup.ts';
 import { registerDataCommands } from './commands.ts';
 import { registerImportCommand } from './import.ts';
+import { registerMoveCommand } from './move.ts';
 import { CliProblem } from './problems.ts';
 import { registerServeCommand } from './serve.ts';
 
@@ -22,6 +23,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerImportCommand(program);
   registerBackupCommand(program);
   registerArchiveCommands(program);
+  registerMoveCommand(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -33,6 +33,7 @@ import * as entrySeo from './migrations/0028_entry_seo.ts';
 import { commentNotifications } from './migrations/0029_comment_notifications.ts';
 import * as siteRestores from './migrations/0030_site_restores.ts';
 import * as siteRestoreState from './migrations/0031_site_restore_state.ts';
+import * as siteMoves from './migrations/0032_site_moves.ts';
 import type { Dialect } from './connection.ts';
 
 /** Forward-only migrations, in code, in order; a few write engine-specific DDL. */
@@ -69,6 +70,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0029_comment_notifications': commentNotifications(dialect),
     '0030_site_restores': siteRestores,
     '0031_site_restore_state': siteRestoreState,
+    '0032_site_moves': siteMoves,
   };
 }
 

@@ -19,9 +19,17 @@ export interface Snapshot {
   tables: ReadonlySet<string>;
   /**
    * The rows of `table`, a batch at a time. With `parent`, each row comes after the row its parent
-   * column names (a tree, roots first), so they can be inserted in that order.
+   * column names (a tree, roots first), so they can be inserted in that order. With `orderBy`, in
+   * the order of those columns' text compared byte by byte, the same on both engines (a move's
+   * comparison walks both sides together, docs/decisions/0062).
    */
-  rows(table: string, options?: { parent?: string }): AsyncGenerator<Row[]>;
+  rows(table: string, options?: RowOrder): AsyncGenerator<Row[]>;
+}
+
+/** How a snapshot's rows come: as stored, parents before their children, or by key. */
+export interface RowOrder {
+  parent?: string;
+  orderBy?: readonly string[];
 }
 
 const batchSize = 500;
@@ -34,11 +42,16 @@ export async function withSnapshot<T>(db: Db, sqlitePath: string | undefined, wo
   return db.kysely.connection().execute((connection) => withPostgresSnapshot(connection, work));
 }
 
-/** The rows in an order an insert can follow: ordered by depth in the tree when the table is one. */
-function selectText(table: string, parent: string | undefined, quote: (name: string) => string): string {
-  const t = quote(table);
+/** The rows in an order an insert can follow (by depth in the tree when the table is one), or by key. */
+function selectText(table: string, { parent, orderBy }: RowOrder, dialect: Db['dialect']): string {
+  const t = quoteName(table);
+  if (orderBy !== undefined) {
+    // PostgreSQL's "C" collation and SQLite's default both compare UTF-8 bytes: one order on both.
+    const collate = dialect === 'postgres' ? ' collate "C"' : '';
+    return `select * from ${t} order by ${orderBy.map((column) => `cast(${quoteName(column)} as text)${collate}`).join(', ')}`;
+  }
   if (parent === undefined) return `select * from ${t}`;
-  const p = quote(parent);
+  const p = quoteName(parent);
   return `with recursive tree (id, depth) as (select id, 0 from ${t} where ${p} is null union all select child.id, tree.depth + 1 from ${t} child join tree on child.${p} = tree.id) select ${t}.* from ${t} join tree on ${t}.id = tree.id order by tree.depth, ${t}.id`;
 }
 
@@ -56,7 +69,7 @@ async function withSqliteSnapshot<T>(file: string, work: (snapshot: Snapshot) =>
       tables,
       async *rows(table, options = {}) {
         let batch: Row[] = [];
-        for (const row of database.prepare(selectText(table, options.parent, quoteName)).iterate() as IterableIterator<Row>) {
+        for (const row of database.prepare(selectText(table, options, 'sqlite')).iterate() as IterableIterator<Row>) {
           batch.push(row);
           if (batch.length === batchSize) {
             yield batch;
@@ -80,7 +93,7 @@ async function withPostgresSnapshot<T>(connection: Kysely<Database>, work: (snap
       dialect: 'postgres',
       tables: new Set(rows.map((row) => row.name)),
       async *rows(table, options = {}) {
-        await sql`declare folio_snapshot no scroll cursor for ${sql.raw(selectText(table, options.parent, quoteName))}`.execute(connection);
+        await sql`declare folio_snapshot no scroll cursor for ${sql.raw(selectText(table, options, 'postgres'))}`.execute(connection);
         try {
           for (;;) {
             const { rows: batch } = await sql<Row>`fetch forward ${sql.lit(batchSize)} from folio_snapshot`.execute(connection);

@@ -412,6 +412,7 @@ export interface Database {
   bylines: BylinesTable;
   comments: CommentsTable;
   site_restores: SiteRestoresTable;
+  site_moves: SiteMovesTable;
 }
 
 export interface OAuthClientsTable {
@@ -679,4 +680,11 @@ export interface SiteRestoresTable {
   kept: string;
   started_at: string;
   updated_at: string;
+}
+
+/** A site copied into this database by `folio move` (migration 0032, decisions/0062). */
+export interface SiteMovesTable {
+  source: string;
+  copied_at: string;
+  caught_up_at: string | null;
 }
