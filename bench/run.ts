@@ -16,6 +16,7 @@ import { benchAdmin, withBenchContext } from './context.ts';
 import { measureImport, printImport } from './import.ts';
 import { measureImportMedia, printImportMedia } from './import-media.ts';
 import { mediaStaticFile, measureMedia, printMedia } from './media.ts';
+import { measureMove, printMove } from './move.ts';
 import { measureTransformLimits, printTransformLimits } from './media-transform-limits.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { benchCommentBody, benchCommentLimits, seedBenchComments, type SeededComments } from './comments.ts';
@@ -66,6 +67,7 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
  * `startup` the start-up times alone (`folio --help` and `folio serve` to its first answer, decisions/0039);
  * `panel` the administration panel in chromium alone (its JavaScript, its first rows on 100,000 entries);
+ * `move` `folio move` alone (BENCH_MOVE_ENTRIES, BENCH_MOVE_MEDIA, BENCH_MOVE_MEDIA_BYTES; to BENCH_DATABASE_URL);
  * any other value, the request-path scenarios whose names contain it, or one of its `|`-separated parts
  * (`BENCH_ONLY="GET entry|MCP"`; no schema change, burst or media).
  */
@@ -163,6 +165,19 @@ async function benchImportMedia(workDir: string): Promise<void> {
   saveResults({ importMedia: figures });
 }
 
+/**
+ * The move figures (issue 35): BENCH_MOVE_ENTRIES entries with two revisions each (default 100,000)
+ * and BENCH_MOVE_MEDIA files of BENCH_MOVE_MEDIA_BYTES (default 2,000 of 500 KB) moved from SQLite to
+ * BENCH_DATABASE_URL (PostgreSQL; a SQLite file without it) in under 2 minutes, then a short catch-up.
+ */
+async function benchMove(workDir: string): Promise<void> {
+  const env = process.env;
+  const postgresUrl = env.BENCH_DATABASE_URL?.startsWith('postgres') ? env.BENCH_DATABASE_URL : undefined;
+  const figures = await measureMove(workDir, Number(env.BENCH_MOVE_ENTRIES ?? 100_000), Number(env.BENCH_MOVE_MEDIA ?? 2_000), Number(env.BENCH_MOVE_MEDIA_BYTES ?? 500_000), postgresUrl);
+  printMove(figures);
+  saveResults({ move: figures });
+}
+
 /** The transform limits (issue 36): the 8000 x 8000 case, a burst of 20 new variants, other requests meanwhile. */
 async function benchTransformLimits(workDir: string, databaseUrl?: string, token?: string): Promise<void> {
   const url = databaseUrl ?? process.env.BENCH_DATABASE_URL ?? `file:${path.join(workDir, 'folio.db')}`;
@@ -187,6 +202,7 @@ async function main(): Promise<void> {
     'import-wizard': benchWizardImport,
     'import-media': benchImportMedia,
     'transform-limits': (dir) => benchTransformLimits(dir),
+    move: benchMove,
     startup: async () => saveResults({ startup: await benchStartup() }),
     panel: async () => saveResults({ panel: await benchPanel() }),
   };

@@ -20,7 +20,7 @@ export interface Snapshot {
   /**
    * The rows of `table`, a batch at a time. With `parent`, each row comes after the row its parent
    * column names (a tree, roots first), so they can be inserted in that order. With `orderBy`, in
-   * the order of those columns' text compared byte by byte, the same on both engines (a move's
+   * the order of those columns, text compared byte by byte, the same on both engines (a move's
    * comparison walks both sides together, docs/decisions/0062).
    */
   rows(table: string, options?: RowOrder): AsyncGenerator<Row[]>;
@@ -43,12 +43,11 @@ export async function withSnapshot<T>(db: Db, sqlitePath: string | undefined, wo
 }
 
 /** The rows in an order an insert can follow (by depth in the tree when the table is one), or by key. */
-function selectText(table: string, { parent, orderBy }: RowOrder, dialect: Db['dialect']): string {
+function selectText(table: string, { parent, orderBy }: RowOrder, textColumns: ReadonlySet<string> = new Set()): string {
   const t = quoteName(table);
   if (orderBy !== undefined) {
-    // PostgreSQL's "C" collation and SQLite's default both compare UTF-8 bytes: one order on both.
-    const collate = dialect === 'postgres' ? ' collate "C"' : '';
-    return `select * from ${t} order by ${orderBy.map((column) => `cast(${quoteName(column)} as text)${collate}`).join(', ')}`;
+    // Text in PostgreSQL's "C" collation compares UTF-8 bytes, as SQLite's default does (which its key indexes follow); numbers compare as numbers on both.
+    return `select * from ${t} order by ${orderBy.map((column) => `${quoteName(column)}${textColumns.has(column) ? ' collate "C"' : ''}`).join(', ')}`;
   }
   if (parent === undefined) return `select * from ${t}`;
   const p = quoteName(parent);
@@ -69,7 +68,7 @@ async function withSqliteSnapshot<T>(file: string, work: (snapshot: Snapshot) =>
       tables,
       async *rows(table, options = {}) {
         let batch: Row[] = [];
-        for (const row of database.prepare(selectText(table, options, 'sqlite')).iterate() as IterableIterator<Row>) {
+        for (const row of database.prepare(selectText(table, options)).iterate() as IterableIterator<Row>) {
           batch.push(row);
           if (batch.length === batchSize) {
             yield batch;
@@ -93,7 +92,8 @@ async function withPostgresSnapshot<T>(connection: Kysely<Database>, work: (snap
       dialect: 'postgres',
       tables: new Set(rows.map((row) => row.name)),
       async *rows(table, options = {}) {
-        await sql`declare folio_snapshot no scroll cursor for ${sql.raw(selectText(table, options, 'postgres'))}`.execute(connection);
+        const textColumns = options.orderBy === undefined ? undefined : await textColumnsOf(connection, table);
+        await sql`declare folio_snapshot no scroll cursor for ${sql.raw(selectText(table, options, textColumns))}`.execute(connection);
         try {
           for (;;) {
             const { rows: batch } = await sql<Row>`fetch forward ${sql.lit(batchSize)} from folio_snapshot`.execute(connection);
@@ -111,4 +111,10 @@ async function withPostgresSnapshot<T>(connection: Kysely<Database>, work: (snap
     await sql`rollback`.execute(connection).catch(() => undefined);
     throw error;
   }
+}
+
+/** The table's text columns: the ones a byte-wise order needs the "C" collation for. */
+async function textColumnsOf(connection: Kysely<Database>, table: string): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} and data_type = 'text'`.execute(connection);
+  return new Set(rows.map((row) => row.name));
 }

@@ -20,9 +20,9 @@ export async function entryTablesOf(snapshot: Snapshot): Promise<string[]> {
   return names.sort();
 }
 
-/** A row with its key (each column as text) and the hash of its content. */
+/** A row with its key (each column's value: text, or a number) and the hash of its content. */
 export interface KeyedRow {
-  key: string[];
+  key: (string | number)[];
   hash: string;
   row: Row;
 }
@@ -32,8 +32,8 @@ export interface KeyedRow {
  * order in a table differs when columns were added over time), and the few values the drivers give
  * in other shapes made alike (PostgreSQL booleans, bytes, dates; SQLite big integers).
  */
-export function rowText(row: Row): string {
-  return JSON.stringify(Object.keys(row).sort().map((column) => [column, portable(row[column])]));
+export function rowText(row: Row, columns: readonly string[] = Object.keys(row).sort()): string {
+  return JSON.stringify(columns.map((column) => [column, portable(row[column])]));
 }
 
 function portable(value: unknown): unknown {
@@ -47,21 +47,31 @@ function portable(value: unknown): unknown {
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** The table's rows in key order (text, byte by byte: the order `orderBy` reads on both engines), each keyed and hashed. */
+/** The table's rows in key order (the order `orderBy` reads on both engines: text byte by byte, numbers as numbers), each keyed and hashed. */
 export async function* keyedRows(snapshot: Snapshot, table: ArchivedTable): AsyncGenerator<KeyedRow> {
   if (!snapshot.tables.has(table.name)) return;
+  let columns: string[] | undefined;
   for await (const batch of snapshot.rows(table.name, { orderBy: table.key })) {
-    for (const row of batch) yield { key: table.key.map((column) => String(row[column])), hash: hashOf(rowText(row)), row };
+    for (const row of batch) {
+      columns ??= Object.keys(row).sort();
+      yield { key: table.key.map((column) => keyValue(row[column])), hash: hashOf(rowText(row, columns)), row };
+    }
   }
 }
 
-/** Orders keys as the databases do: column by column, comparing UTF-8 bytes. */
-export function compareKeys(a: readonly string[], b: readonly string[]): number {
+function keyValue(value: unknown): string | number {
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return String(portable(value));
+}
+
+/** Orders keys as the databases do: column by column, numbers as numbers, text by its UTF-8 bytes. */
+export function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
   for (let index = 0; index < a.length; index += 1) {
     const left = a[index]!;
     const right = b[index]!;
     if (left === right) continue;
-    return Buffer.compare(Buffer.from(left), Buffer.from(right));
+    if (typeof left === 'number' && typeof right === 'number') return left - right;
+    return Buffer.compare(Buffer.from(String(left)), Buffer.from(String(right)));
   }
   return 0;
 }
