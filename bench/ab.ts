@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { newPostgresSchema } from './context.ts';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
 import { chosenBy, ensureCompiled, folioNodeFlags, freePort, median, probeArgs, root, waitForHttp } from './process.ts';
 import { paragraph, vocabulary } from './search.ts';
@@ -77,14 +77,7 @@ function checkout(rev: string, dir: string): void {
 
 async function databaseUrl(workDir: string, name: string): Promise<string> {
   if (!postgresUrl) return `file:${path.join(workDir, `${name}.db`)}`;
-  const schema = `ab_${name}_${Date.now()}`;
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const url = new URL(postgresUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
+  return newPostgresSchema(postgresUrl, `ab_${name}_${Date.now()}`);
 }
 
 function cli(tree: string, env: Record<string, string>, args: string[]): string {

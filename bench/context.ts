@@ -1,3 +1,4 @@
+import pg from 'pg';
 import pino from 'pino';
 import { createToken } from '../src/auth/operations.ts';
 import { configuredBaseUrl, loadConfig } from '../src/config.ts';
@@ -28,4 +29,15 @@ export async function benchAdmin(ctx: Context, email: string): Promise<{ id: str
   const { item: admin } = await runOperation(createUser, ctx, () => ({ email, name: 'Bench admin', role: roles.admin }));
   const { token } = await runOperation(createToken, ctx, () => ({ userId: admin.id, name: 'bench', scopes: ['admin' as const] }));
   return { id: admin.id, token };
+}
+
+/** A new schema of its own on the PostgreSQL server, and the DATABASE_URL that works in it. */
+export async function newPostgresSchema(serverUrl: string, schema: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  const url = new URL(serverUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
 }

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { runOperation } from '../src/core/operation.ts';
 import { newId } from '../src/core/ids.ts';
 import { entryTableName } from '../src/db/entry-tables.ts';
@@ -11,7 +10,7 @@ import { newStorageKey } from '../src/media/keys.ts';
 import { localStorage } from '../src/media/storage/local.ts';
 import { createCollection, createField } from '../src/schema/operations.ts';
 import { insertEntries } from './bulk-entries.ts';
-import { benchAdmin, withBenchContext } from './context.ts';
+import { benchAdmin, newPostgresSchema, withBenchContext } from './context.ts';
 
 /**
  * `folio move` (issue 35, docs/decisions/0062): a SQLite site of `entries` entries with two
@@ -71,7 +70,7 @@ export async function measureMove(workDir: string, entries: number, mediaFiles: 
     return name;
   });
 
-  const targetUrl = postgresUrl === undefined ? `file:${path.join(workDir, 'move-target.db')}` : await freshSchema(postgresUrl);
+  const targetUrl = postgresUrl === undefined ? `file:${path.join(workDir, 'move-target.db')}` : await newPostgresSchema(postgresUrl, `bench_move_${Date.now()}`);
   const args = ['move', '--to', targetUrl, '--media-dir', path.join(workDir, 'move-target-media')];
   const move = timedCli(args, env);
 
@@ -103,17 +102,6 @@ function timedCli(args: string[], env: Record<string, string>): { timed: Timed; 
   const stdout = execFileSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', report, process.execPath, 'bin/folio.mjs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const [wall, user, system, rssKb] = fs.readFileSync(report, 'utf8').trim().split(/\s+/).map(Number);
   return { timed: { seconds: wall!, cpuSeconds: Math.round((user! + system!) * 100) / 100, peakRssMb: Math.round(rssKb! / 1024) }, stdout };
-}
-
-async function freshSchema(serverUrl: string): Promise<string> {
-  const schema = `bench_move_${Date.now()}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const url = new URL(serverUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
 }
 
 export function printMove(figures: MoveFigures): void {

@@ -6,49 +6,15 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.ts';
 import { until } from './support/poll.ts';
-import { runCli, spawnServer, type ServerProcess } from './support/process.ts';
+import { runCli } from './support/process.ts';
+import { call, fileBytes, startServer, uploadText, type Server } from './support/served.ts';
 
 /**
  * `folio backup` (docs/decisions/0060). On SQLite: a backup taken while a real server keeps writing,
  * verified, restored into a second server; retention; damaged backups; on PostgreSQL: the pg_dump
  * command, its password masked. Bad input is refused on both.
  */
-const api = '/_cms/api';
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-interface Server {
-  process: ServerProcess;
-  url: string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const server = spawnServer({ LOG_LEVEL: 'info', PORT: '0', ...env });
-  const listening = await server.waitForLog((line) => line.msg === 'folio listening', 60_000);
-  return { process: server, url: String(listening.url) };
-}
-
-async function call(server: Server, token: string, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${server.url}${api}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
-}
-
-async function uploadText(server: Server, token: string, filename: string, text: string): Promise<{ id: string; storageKey: string; url: string }> {
-  const form = new FormData();
-  form.append('file', new Blob([text], { type: 'text/plain' }), filename);
-  const response = await fetch(`${server.url}${api}/media/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  const body = (await response.json()) as { data: { item: { id: string; storageKey: string; url: string } } };
-  expect(response.status, JSON.stringify(body)).toBe(201);
-  return body.data.item;
-}
-
-async function fileBytes(server: Server, token: string, storageKey: string): Promise<{ status: number; bytes: Uint8Array }> {
-  const response = await fetch(`${server.url}${api}/media/file/${storageKey}`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
-}
 
 function backupsIn(dir: string): string[] {
   return fs.readdirSync(dir).filter((name) => name.startsWith('folio-backup-')).sort();

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { until } from './support/poll.ts';
-import { runCli, spawnServer, type CliResult, type ServerProcess } from './support/process.ts';
+import { runCli, type CliResult } from './support/process.ts';
+import { call, fileBytes, startServer, uploadText, type Server } from './support/served.ts';
 import { startS3Server, type S3Server } from './support/s3.ts';
 
 /**
@@ -14,29 +15,8 @@ import { startS3Server, type S3Server } from './support/s3.ts';
  * serves; the comparison, the catch-up, a server on the target answering as the source did, a
  * writer that keeps writing during the move, media copied to S3 (s3rver), and the refusals.
  */
-const api = '/_cms/api';
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
-
-interface Server {
-  process: ServerProcess;
-  url: string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const server = spawnServer({ LOG_LEVEL: 'info', PORT: '0', ...env });
-  const listening = await server.waitForLog((line) => line.msg === 'folio listening', 60_000);
-  return { process: server, url: String(listening.url) };
-}
-
-async function call(server: Server, token: string, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${server.url}${api}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
-}
 
 async function ok(server: Server, token: string, method: string, route: string, body?: unknown) {
   const response = await call(server, token, method, route, body);
@@ -44,10 +24,10 @@ async function ok(server: Server, token: string, method: string, route: string, 
   return response.body.data;
 }
 
-async function fileBytes(server: Server, token: string, storageKey: string): Promise<Uint8Array> {
-  const response = await fetch(`${server.url}${api}/media/file/${storageKey}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(response.status).toBe(200);
-  return new Uint8Array(await response.arrayBuffer());
+async function servedBytes(server: Server, token: string, storageKey: string): Promise<Uint8Array> {
+  const served = await fileBytes(server, token, storageKey);
+  expect(served.status).toBe(200);
+  return served.bytes;
 }
 
 /** The comparison's rows as printed: table → [source rows, target rows, verdict]. */
@@ -128,12 +108,8 @@ describe('folio move', () => {
     await write('POST', '/redirects', { from: '/old-alpha', to: '/posts/alpha' });
 
     for (let n = 0; n < 3; n++) {
-      const bytes = new Uint8Array(Buffer.from(`media file ${n}\n`.repeat(200 + n)));
-      const form = new FormData();
-      form.append('file', new Blob([bytes], { type: 'text/plain' }), `file-${n}.txt`);
-      const response = await fetch(`${source.url}${api}/media/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-      expect(response.status).toBe(201);
-      media.push({ storageKey: ((await response.json()) as { data: { item: { storageKey: string } } }).data.item.storageKey, bytes });
+      const text = `media file ${n}\n`.repeat(200 + n);
+      media.push({ storageKey: (await uploadText(source, token, `file-${n}.txt`, text)).storageKey, bytes: new Uint8Array(Buffer.from(text)) });
     }
   }, 240_000);
 
@@ -187,7 +163,7 @@ describe('folio move', () => {
     const found = async (server: Server) => ((await call(server, token, 'GET', '/search?q=alpha')).body.results as { id: string }[]).map((result) => result.id).sort();
     expect(await found(moved2), 'the search index was rebuilt').toEqual(await found(source));
     expect(await found(moved2)).toContain(ids.published);
-    for (const file of media) expect(sha256(await fileBytes(moved2, token, file.storageKey))).toBe(sha256(file.bytes));
+    for (const file of media) expect(sha256(await servedBytes(moved2, token, file.storageKey))).toBe(sha256(file.bytes));
 
     const again = await runCli(['move', '--to', database.url, '--media-dir', mediaDir], env);
     expect(again.code).not.toBe(0);
@@ -234,7 +210,7 @@ describe('folio move', () => {
     expect(await s3.keys()).toEqual(expect.arrayContaining(media.map((file) => file.storageKey)));
     const server = await targetServer({ DATABASE_URL: database.url, ...s3.env, ...s3Env });
     for (const file of media) {
-      const [local, remote] = [await fileBytes(source, token, file.storageKey), await fileBytes(server, token, file.storageKey)];
+      const [local, remote] = [await servedBytes(source, token, file.storageKey), await servedBytes(server, token, file.storageKey)];
       expect(sha256(remote)).toBe(sha256(local));
       expect(sha256(remote)).toBe(sha256(file.bytes));
     }
