@@ -31,7 +31,7 @@ describe('migrations', () => {
     const results = await Promise.all([1, 2, 3].map(() => run(process.execPath, ['bin/folio.mjs', 'migrate'], { env })));
     for (const result of results) expect(result.stderr).toContain('database is up to date');
     const applied = await sql<{ name: string }>`select name from folio_migrations`.execute(db.kysely);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_platform', '0002_content', '0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state']);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_platform', '0002_content', '0003_reader_sort_indexes', '0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state', '0032_site_moves']);
   });
 
   it('is a no-op when everything is applied, and the tables work', async () => {
@@ -69,7 +69,7 @@ describe('migrations', () => {
       await olderDb.kysely.insertInto('collections').values({ id: 'C1', slug: 'notes', label: 'Notes', supports: '[]', table_name: 'entries_notes', created_at: now, updated_at: now }).execute();
       await sql`insert into scheduled_publications (entry_id, collection_id, due_at) values ('E1', 'C1', '2030-01-01T09:00:00.000Z')`.execute(olderDb.kysely);
 
-      expect(await migrateToLatest(olderDb)).toEqual(['0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state']);
+      expect(await migrateToLatest(olderDb)).toEqual(['0004_jobs', '0005_media', '0006_taxonomies', '0007_site_structure', '0008_search', '0009_sign_in', '0010_oauth', '0011_plugins', '0012_import', '0013_import_media', '0014_import_connections', '0015_webhook_outbox_indexes', '0016_plugin_events', '0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state', '0032_site_moves']);
       const [job] = await olderDb.kysely.selectFrom('jobs').select('id').execute();
       expect(await findJob(olderDb, job!.id)).toMatchObject({
         kind: 'content.publishScheduled',
@@ -91,7 +91,7 @@ describe('migrations', () => {
         .execute();
       // Switched off by an admin: the switch stays as it was.
       await olderDb.kysely.insertInto('plugin_states').values({ plugin_id: 'webhooks', enabled: 0, settings: null, updated_at: now }).execute();
-      expect(await migrateToLatest(olderDb)).toEqual(['0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state']);
+      expect(await migrateToLatest(olderDb)).toEqual(['0017_plugin_event_data', '0018_preview_grants', '0019_media_usage', '0020_change_notifications', '0021_search_filter_index', '0022_user_last_sign_in', '0023_webhook_response_excerpt', '0024_term_order', '0025_jobs_by_kind', '0026_redirects', '0027_comments', '0028_entry_seo', '0029_comment_notifications', '0030_site_restores', '0031_site_restore_state', '0032_site_moves']);
       const row = await olderDb.kysely.selectFrom('plugin_states').select(['enabled', 'event_data']).where('plugin_id', '=', 'webhooks').executeTakeFirstOrThrow();
       expect(row).toEqual({ enabled: 0, event_data: JSON.stringify(['content.saved', 'media.uploaded']) });
     });
