@@ -42,9 +42,14 @@ export async function alternatingLoads(urls: string[], connections: number, seco
  * `overallRate` sends each connection's share in bursts: a bare route at 2,000 req/s showed a p99
  * of 19 ms under it, which says more about the bursts than about the server. A server that cannot
  * keep up is given as long again as the schedule to catch up; what it has not answered by then is
- * counted as `unfinished` (and left out of the latencies), so the run ends.
+ * counted as `unfinished` (and left out of the latencies), so the run ends. With `until`, requests
+ * stop being offered once it settles (`seconds` is then only the longest run): a load for as long as
+ * some other work takes.
  */
-export async function pacedLoad(urls: readonly string[], options: { rate: number; seconds: number; connections: number; headers?: Record<string, string> }): Promise<HttpLoad & { unfinished: number }> {
+export async function pacedLoad(
+  urls: readonly string[],
+  options: { rate: number; seconds: number; connections: number; headers?: Record<string, string>; until?: Promise<unknown> },
+): Promise<HttpLoad & { unfinished: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   let bytes = 0;
@@ -52,7 +57,12 @@ export async function pacedLoad(urls: readonly string[], options: { rate: number
   let inFlight = 0;
   // Requests due while every connection is busy wait here, not in the agent: dropped when the run ends.
   const waiting: number[] = [];
-  const total = Math.round(options.rate * options.seconds);
+  let total = Math.round(options.rate * options.seconds);
+  let stopped = false;
+  options.until?.then(
+    () => (stopped = true),
+    () => (stopped = true),
+  );
   const started = performance.now();
   const dueAt = (index: number) => started + (index * 1000) / options.rate;
   let failure: unknown;
@@ -73,6 +83,7 @@ export async function pacedLoad(urls: readonly string[], options: { rate: number
   };
   try {
     for (let index = 0; index < total; ) {
+      if (stopped) total = index;
       // Everything due by now goes out; then wait for the next one's moment (timers fire late, never early).
       for (const now = performance.now(); index < total && dueAt(index) <= now; index++) {
         if (inFlight < options.connections) send(index);
@@ -80,6 +91,8 @@ export async function pacedLoad(urls: readonly string[], options: { rate: number
       }
       if (index < total) await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt(index) - performance.now())));
     }
+    // Stopped early, every answer may be in already: none would call allDone.
+    if (inFlight === 0) allDone();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, options.seconds * 1000)))]).finally(() => clearTimeout(timer));
   } finally {

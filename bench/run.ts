@@ -29,6 +29,7 @@ import { measureSearch, printSearch } from './search.ts';
 import { measurePlugins, printPlugins } from './plugins.ts';
 import { benchStartup } from './startup.ts';
 import { benchPanel } from './panel.ts';
+import { benchSiteArchive } from './site-archive.ts';
 import { measureWizardImport, printWizardImport } from './panel-import.ts';
 
 /**
@@ -68,6 +69,8 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
  * `startup` the start-up times alone (`folio --help` and `folio serve` to its first answer, decisions/0039);
  * `panel` the administration panel in chromium alone (its JavaScript, its first rows on 100,000 entries);
  * `move` `folio move` alone (BENCH_MOVE_ENTRIES, BENCH_MOVE_MEDIA, BENCH_MOVE_MEDIA_BYTES; to BENCH_DATABASE_URL);
+ * `site-archive` the site archive's export and restore alone (BENCH_ARCHIVE_ENTRIES entries, BENCH_ARCHIVE_MEDIA
+ * media files of 0.5 MiB; default 100,000 and 2,000: site-archive.ts);
  * any other value, the request-path scenarios whose names contain it, or one of its `|`-separated parts
  * (`BENCH_ONLY="GET entry|MCP"`; no schema change, burst or media).
  */
@@ -205,6 +208,7 @@ async function main(): Promise<void> {
     move: benchMove,
     startup: async () => saveResults({ startup: await benchStartup() }),
     panel: async () => saveResults({ panel: await benchPanel() }),
+    'site-archive': async () => saveResults({ siteArchive: await benchSiteArchive() }),
   };
   const alone = only === undefined ? undefined : aloneRuns[only];
   if (alone) {
@@ -272,6 +276,7 @@ async function main(): Promise<void> {
       await benchImport(workDir);
       await benchWizardImport(workDir);
       await benchImportMedia(workDir);
+      saveResults({ siteArchive: await benchSiteArchive() });
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
