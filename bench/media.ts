@@ -123,7 +123,7 @@ async function timeCp(from: string, to: string): Promise<number> {
 }
 
 /** CPU time `pid` has used (user and system, all threads), from /proc; Linux counts it in 10 ms ticks. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
