@@ -67,7 +67,7 @@ export async function measureSiteArchive(workDir: string, entries = Number(proce
   const site = { databaseUrl: `file:${path.join(workDir, 'site.db')}`, mediaDir: path.join(workDir, 'site-media') };
   const copy = { databaseUrl: `file:${path.join(workDir, 'restored.db')}`, mediaDir: path.join(workDir, 'restored-media') };
   const archive = path.join(workDir, 'site.tar.gz');
-  let started = performance.now();
+  const started = performance.now();
   const seeded = await seedSite(site.databaseUrl, site.mediaDir, entries, mediaFiles);
   const seedSeconds = (performance.now() - started) / 1000;
 
