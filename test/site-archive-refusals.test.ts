@@ -89,7 +89,8 @@ describe('POST /site/import refuses', () => {
 
   it('a truncated archive, naming the member it ends in', async () => {
     const error = expectError(await upload(target, bytes.subarray(0, Math.floor(bytes.length * 0.6))), 400, 'VALIDATION_ERROR');
-    expect(error.details.issues[0].path).toMatch(/^(records|media)\//);
+    // Where 60% of the compressed bytes falls depends on how each member compressed (media are stored): a member of rows, secrets or files.
+    expect(error.details.issues[0].path).toMatch(/^(records\/|media\/|secrets\.ndjson\.enc$)/);
     expect(error.message).toMatch(/cut short \(truncated\)/);
     await expectNothingRestored();
   });

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import packageJson from '../../package.json' with { type: 'json' };
 import { hashingTap } from '../backup/files.ts';
@@ -21,6 +20,7 @@ import {
   type Manifest,
   type SummaryMember,
 } from './format.ts';
+import { levelledGzip, storedUncompressed, type LevelledGzip } from './compression.ts';
 import { deriveKey, encryptingStream, newEncryption } from './secrets.ts';
 import { openSpool, readSpooled, type SpoolWriter } from './spool.ts';
 import { entryTables, recordTables, secretTables, type ArchivedTable } from './tables.ts';
@@ -56,11 +56,12 @@ export interface ExportTotals {
 export async function writeSiteArchive(source: ExportSource, output: Writable, options: ExportOptions): Promise<ExportTotals> {
   const spoolDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'folio-export-'));
   const pack = tar.pack();
-  const written = pipeline(pack, createGzip(), output);
+  const gzip = levelledGzip();
+  const written = Promise.all([pipeline(pack, gzip.input), pipeline(gzip.output, output)]);
   // A failed destination must not leave the pack's writers waiting for a drain that never comes.
   written.catch((error: unknown) => pack.destroy(error as Error));
   try {
-    const totals = await withSnapshot(source.db, source.sqlitePath, (snapshot) => new ArchiveWriter(pack, snapshot, spoolDir, options).write(source.storage));
+    const totals = await withSnapshot(source.db, source.sqlitePath, (snapshot) => new ArchiveWriter(pack, gzip, snapshot, spoolDir, options).write(source.storage));
     pack.finalize();
     await written;
     return totals;
@@ -79,12 +80,14 @@ class ArchiveWriter {
   private rows = 0;
   private readonly rowsByTable: Record<string, number> = {};
   private readonly pack: tar.Pack;
+  private readonly gzip: LevelledGzip;
   private readonly snapshot: Snapshot;
   private readonly spoolDir: string;
   private readonly options: ExportOptions;
 
-  constructor(pack: tar.Pack, snapshot: Snapshot, spoolDir: string, options: ExportOptions) {
+  constructor(pack: tar.Pack, gzip: LevelledGzip, snapshot: Snapshot, spoolDir: string, options: ExportOptions) {
     this.pack = pack;
+    this.gzip = gzip;
     this.snapshot = snapshot;
     this.spoolDir = spoolDir;
     this.options = options;
@@ -119,6 +122,7 @@ class ArchiveWriter {
       await this.addSpooled(secretsMember, spool, rows);
     }
     const media = await this.addMedia(storage);
+    this.gzip.store(false);
     await this.addBuffer(summaryMember, Buffer.from(`${JSON.stringify({ members: this.members, missingMedia: media.missing }, null, 2)}\n`), false);
     return { tables: this.tables, rows: this.rows, rowsByTable: this.rowsByTable, mediaFiles: media.files, missingMedia: media.missing };
   }
@@ -190,6 +194,7 @@ class ArchiveWriter {
             continue;
           }
           const body = await storage.read(key);
+          this.gzip.store(storedUncompressed(String(row.mime_type)));
           await this.addStream(mediaMember(key), stored.size, body, true).catch((error: unknown) => {
             throw new AppError('INTERNAL_ERROR', `Media file ${key} could not be copied into the archive: ${(error as Error).message}`);
           });
