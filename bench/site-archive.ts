@@ -178,10 +178,13 @@ async function runCli(args: string[], site: { databaseUrl: string; mediaDir: str
   let cpuMsUsed = 0;
   const sample = () => {
     try {
-      peakRssMb = Math.max(peakRssMb, residentMb(child.pid!, 'VmRSS'));
+      const rss = residentMb(child.pid!, 'VmRSS');
+      // An exited process not yet reaped has no VmRSS any more (NaN): its last sample stands.
+      if (Number.isNaN(rss)) return;
+      peakRssMb = Math.max(peakRssMb, rss);
       cpuMsUsed = cpuMs(child.pid!);
     } catch {
-      // exited between two samples
+      // exited and reaped between two samples
     }
   };
   const timer = setInterval(sample, 50);
