@@ -277,6 +277,7 @@ async function main(): Promise<void> {
       await benchWizardImport(workDir);
       await benchImportMedia(workDir);
       saveResults({ siteArchive: await benchSiteArchive() });
+      await benchMove(workDir);
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
