@@ -13,6 +13,7 @@ import { withCliContext } from './context.ts';
 import { openStorage } from '../media/storage/open.ts';
 import { explainStartFailure } from './problems.ts';
 import { declareDatabaseFlag } from './setting-flags.ts';
+import { yieldToServer } from './priority.ts';
 
 interface ExportFlags {
   databaseUrl?: string;
@@ -35,6 +36,7 @@ export function registerArchiveCommands(program: Command): void {
       .option('--full', 'also the password-equivalents (sessions, tokens, passkeys, OAuth grants…), encrypted: needs --passphrase-file')
       .option('--passphrase-file <file>', 'the file whose first line is the passphrase that encrypts them (--full)'),
   ).action(async (file: string, options: ExportFlags) => {
+    yieldToServer();
     const passphrase = await passphraseFor(options.full === true, options.passphraseFile);
     const target = path.resolve(file);
     if (fs.existsSync(target)) throw validationError([{ path: 'file', message: `${file} exists already: give a new file name` }]);

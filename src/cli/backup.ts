@@ -14,6 +14,7 @@ import { openStorage } from '../media/storage/open.ts';
 import { passwordPlaceholder, shellWord, withoutPassword } from './hints.ts';
 import { CliProblem } from './problems.ts';
 import { declareDatabaseFlag } from './setting-flags.ts';
+import { yieldToServer } from './priority.ts';
 
 interface BackupOptions {
   databaseUrl?: string;
@@ -50,6 +51,7 @@ export function registerBackupCommand(program: Command): void {
       return;
     }
     if (dir === undefined) throw validationError([{ path: 'dir', message: 'Give the folder to write the backup into: folio backup DIR (or check one with --verify PATH)' }]);
+    yieldToServer();
     const keep = parseKeep(options.keep);
     const config = loadConfig(process.env, options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }, process.stderr.isTTY === true);
     const target = path.resolve(dir);

@@ -12,6 +12,7 @@ import { withDatabase } from './archive.ts';
 import { withCliContext } from './context.ts';
 import { CliProblem } from './problems.ts';
 import { declareDatabaseFlag } from './setting-flags.ts';
+import { yieldToServer } from './priority.ts';
 
 interface MoveFlags {
   to: string;
@@ -36,6 +37,7 @@ export function registerMoveCommand(program: Command): void {
       .option('--media-dir <dir>', 'copy the media files to this local folder instead')
       .option('--catch-up', 'bring a target an earlier move filled up to date: rows added, changed and deleted since, new media files'),
   ).action(async (options: MoveFlags) => {
+    yieldToServer();
     const targetFlags = targetFlagsOf(options);
     const sourceFlags: ConfigFlags = options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl };
     await withDatabase(sourceFlags, async (sourceConfig, db, storage) => {
