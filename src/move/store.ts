@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.ts';
 import type { Row } from '../db/snapshot.ts';
 import type { SiteMovesTable } from '../db/types.ts';
 
-/** The SQL of `folio move`'s record in the target (migration 0030, docs/decisions/0062). */
+/** The SQL of `folio move`'s record in the target (migration 0032, docs/decisions/0062). */
 
 export async function findMove(db: Db, source: string): Promise<SiteMovesTable | undefined> {
   return db.kysely.selectFrom('site_moves').selectAll().where('source', '=', source).executeTakeFirst();
