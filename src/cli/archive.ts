@@ -4,14 +4,12 @@ import type { Command } from 'commander';
 import { formatSize } from '../backup/files.ts';
 import { writeSiteArchive } from '../archive/export.ts';
 import { minimumPassphraseLength } from '../archive/secrets.ts';
-import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
+import type { ConfigFlags } from '../config.ts';
 import { validationError } from '../core/errors.ts';
-import { databaseLocation, openDatabase } from '../db/connection.ts';
+import { databaseLocation } from '../db/connection.ts';
 import { migrations } from '../db/migrate.ts';
 import { restoreSiteArchive } from '../archive/restore.ts';
-import { withCliContext } from './context.ts';
-import { openStorage } from '../media/storage/open.ts';
-import { explainStartFailure } from './problems.ts';
+import { withCliContext, withDatabase } from './context.ts';
 import { declareDatabaseFlag } from './setting-flags.ts';
 import { yieldToServer } from './priority.ts';
 
@@ -115,19 +113,4 @@ export async function readPassphrase(file: string): Promise<string> {
     throw validationError([{ path: 'passphrase-file', message: `The passphrase in ${file} is shorter than ${minimumPassphraseLength} characters` }]);
   }
   return passphrase;
-}
-
-/** The configured database and storage as they are: an export (or a move's source) migrates nothing under a running server. */
-export async function withDatabase<T>(flags: ConfigFlags, work: (config: Config, db: Awaited<ReturnType<typeof openDatabase>>, storage: Awaited<ReturnType<typeof openStorage>>) => Promise<T>): Promise<T> {
-  const config = loadConfig(process.env, flags, process.stderr.isTTY === true);
-  const db = await openDatabase(config.database).catch((error: unknown) => {
-    throw explainStartFailure(error, config);
-  });
-  const storage = await openStorage(config.media.storage);
-  try {
-    return await work(config, db, storage);
-  } finally {
-    await db.close();
-    await storage.close();
-  }
 }
