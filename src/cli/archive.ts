@@ -4,13 +4,12 @@ import type { Command } from 'commander';
 import { formatSize } from '../backup/files.ts';
 import { writeSiteArchive } from '../archive/export.ts';
 import { minimumPassphraseLength } from '../archive/secrets.ts';
-import type { ConfigFlags } from '../config.ts';
 import { validationError } from '../core/errors.ts';
 import { databaseLocation } from '../db/connection.ts';
 import { migrations } from '../db/migrate.ts';
 import { restoreSiteArchive } from '../archive/restore.ts';
 import { withCliContext, withDatabase } from './context.ts';
-import { declareDatabaseFlag } from './setting-flags.ts';
+import { databaseFlags, declareDatabaseFlag } from './setting-flags.ts';
 import { yieldToServer } from './priority.ts';
 
 interface ExportFlags {
@@ -19,7 +18,6 @@ interface ExportFlags {
   passphraseFile?: string;
 }
 
-const flagsOf = (options: { databaseUrl?: string }): ConfigFlags => (options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl });
 
 /**
  * `folio export FILE` and `folio import-site FILE` (docs/decisions/0061): the whole site as one
@@ -38,7 +36,7 @@ export function registerArchiveCommands(program: Command): void {
     const passphrase = await passphraseFor(options.full === true, options.passphraseFile);
     const target = path.resolve(file);
     if (fs.existsSync(target)) throw validationError([{ path: 'file', message: `${file} exists already: give a new file name` }]);
-    await withDatabase(flagsOf(options), async (config, db, storage) => {
+    await withDatabase(databaseFlags(options), async (config, db, storage) => {
       const started = performance.now();
       const partial = `${target}.partial`;
       // Only the owner may read it: it holds users' emails, and with --full their (encrypted) credentials.
@@ -78,7 +76,7 @@ export function registerArchiveCommands(program: Command): void {
     const source = path.resolve(file);
     if (!fs.existsSync(source) || !fs.statSync(source).isFile()) throw validationError([{ path: 'file', message: `No file ${file}` }]);
     const passphrase = options.passphraseFile === undefined ? undefined : await readPassphrase(options.passphraseFile);
-    await withCliContext(flagsOf(options), async (ctx, config) => {
+    await withCliContext(databaseFlags(options), async (ctx, config) => {
       const started = performance.now();
       const size = (await fs.promises.stat(source)).size;
       const result = await restoreSiteArchive(ctx, source, { merge: options.merge === true, passphrase, knownMigrations: Object.keys(migrations(ctx.db.dialect)) });

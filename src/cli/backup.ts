@@ -13,7 +13,7 @@ import { pgDumpCommand } from '../db/postgres-dump.ts';
 import { openStorage } from '../media/storage/open.ts';
 import { passwordPlaceholder, shellWord, withoutPassword } from './hints.ts';
 import { CliProblem } from './problems.ts';
-import { declareDatabaseFlag } from './setting-flags.ts';
+import { databaseFlags, declareDatabaseFlag } from './setting-flags.ts';
 import { yieldToServer } from './priority.ts';
 
 interface BackupOptions {
@@ -53,7 +53,7 @@ export function registerBackupCommand(program: Command): void {
     if (dir === undefined) throw validationError([{ path: 'dir', message: 'Give the folder to write the backup into: folio backup DIR (or check one with --verify PATH)' }]);
     yieldToServer();
     const keep = parseKeep(options.keep);
-    const config = loadConfig(process.env, options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }, process.stderr.isTTY === true);
+    const config = loadConfig(process.env, databaseFlags(options), process.stderr.isTTY === true);
     const target = path.resolve(dir);
     if (config.database.kind === 'postgres') printPostgresBackup(config.database.url, config.media.storage, target);
     else await backUpSqlite(config, config.database.path, target, keep);

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { createToken, listTokens, revokeToken } from '../auth/operations.ts';
 import { CreateTokenBody } from '../auth/schemas.ts';
 import { completeSetup } from '../auth/setup.ts';
-import type { ConfigFlags } from '../config.ts';
 import { validationError } from '../core/errors.ts';
 import { runOperation } from '../core/operation.ts';
 import { parseRole, roles } from '../core/roles.ts';
@@ -12,16 +11,12 @@ import { createUser, requireUserByEmail } from '../users/operations.ts';
 import { CreateUserInput } from '../users/schemas.ts';
 import { withCliContext } from './context.ts';
 import { parseDuration } from './duration.ts';
-import { declareDatabaseFlag } from './setting-flags.ts';
+import { databaseFlags, declareDatabaseFlag } from './setting-flags.ts';
 
-
-function flagsOf(options: { databaseUrl?: string }): ConfigFlags {
-  return options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl };
-}
 
 export function registerDataCommands(program: Command): void {
   declareDatabaseFlag(program.command('migrate').description('apply pending database migrations and exit')).action(async (options) => {
-    await withCliContext(flagsOf(options), async (ctx) => {
+    await withCliContext(databaseFlags(options), async (ctx) => {
       // withCliContext has migrated already; a second call reports there is nothing left.
       await migrateToLatest(ctx.db);
       console.error('database is up to date');
@@ -40,7 +35,7 @@ export function registerDataCommands(program: Command): void {
       if (role === undefined) {
         throw validationError([{ path: 'role', message: `Unknown role "${options.role}": use 10, 20, 30, 40, 50 or subscriber, contributor, author, editor, admin` }]);
       }
-      await withCliContext(flagsOf(options), async (ctx) => {
+      await withCliContext(databaseFlags(options), async (ctx) => {
         const input = parseInput(CreateUserInput, { email: options.email, name: options.name, role }, 'user');
         const { item } = await runOperation(createUser, ctx, () => input);
         // The first admin made at the console completes setup as the setup page would (DECISIONS §6).
@@ -68,7 +63,7 @@ export function registerDataCommands(program: Command): void {
       if (ms === undefined) throw validationError([{ path: 'expires-in', message: `"${options.expiresIn}" is not a duration such as 30d, 12h, 90m or 2w` }]);
       expiresAt = new Date(Date.now() + ms).toISOString();
     }
-    await withCliContext(flagsOf(options), async (ctx) => {
+    await withCliContext(databaseFlags(options), async (ctx) => {
       const user = await requireUserByEmail(ctx, options.email);
       const scopes = String(options.scopes).split(',').map((scope) => scope.trim()).filter(Boolean);
       const input = parseInput(CreateTokenBody, { userId: user.id, name: options.name, scopes, expiresAt }, 'token');
@@ -79,7 +74,7 @@ export function registerDataCommands(program: Command): void {
 
   declareDatabaseFlag(token.command('list').description('list tokens (never their secrets)').option('--email <email>', 'only the tokens of this user')).action(
     async (options) => {
-      await withCliContext(flagsOf(options), async (ctx) => {
+      await withCliContext(databaseFlags(options), async (ctx) => {
         const userId = options.email === undefined ? undefined : (await requireUserByEmail(ctx, options.email)).id;
         const { items } = await runOperation(listTokens, ctx, () => ({ userId }));
         // Tab-separated under a header row: readable in a terminal, and `tail -n +2 | cut -f1` gives the ids.
@@ -93,7 +88,7 @@ export function registerDataCommands(program: Command): void {
 
   declareDatabaseFlag(token.command('revoke').description('revoke a token by its id (see token list)').requiredOption('--id <id>', 'the token id')).action(
     async (options) => {
-      await withCliContext(flagsOf(options), async (ctx) => {
+      await withCliContext(databaseFlags(options), async (ctx) => {
         await runOperation(revokeToken, ctx, () => ({ id: String(options.id) }));
         console.error(`revoked token ${options.id}`);
       });

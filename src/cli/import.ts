@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { validationError } from '../core/errors.ts';
 import type { AuthorizedContext } from '../core/operation.ts';
-import { declareDatabaseFlag } from './setting-flags.ts';
+import { databaseFlags, declareDatabaseFlag } from './setting-flags.ts';
 import { withCliContext } from './context.ts';
 import { folioCommand, shellWord } from './hints.ts';
 
@@ -27,7 +27,7 @@ export function registerImportCommand(program: Command): void {
     if (!fs.existsSync(absolute) || !fs.statSync(absolute).isFile()) throw validationError([{ path: 'file', message: `No file ${file}` }]);
     // Loaded only when an import runs: the importer (content conversion, XML parser) would slow every other command's start.
     const { startFileImport, unfinishedImport, runToEnd } = await import('./import-run.ts');
-    await withCliContext(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }, async (baseCtx, config) => {
+    await withCliContext(databaseFlags(options), async (baseCtx, config) => {
       const ctx: AuthorizedContext = { ...baseCtx, actor: undefined };
       const jobId = (options.resume ? await unfinishedImport(ctx, absolute) : undefined) ?? (await startFileImport(ctx, absolute, options.media === true));
       // Ctrl-C (or a service manager's SIGTERM) stops the import after the batch in hand and gives the job

@@ -10,7 +10,7 @@ import type { MediaCopy } from '../move/media.ts';
 import { catchUpSite, moveSite, type MoveSource, type MoveTarget } from '../move/move.ts';
 import { withCliContext, withDatabase } from './context.ts';
 import { CliProblem } from './problems.ts';
-import { declareDatabaseFlag } from './setting-flags.ts';
+import { databaseFlags, declareDatabaseFlag } from './setting-flags.ts';
 import { yieldToServer } from './priority.ts';
 
 interface MoveFlags {
@@ -38,7 +38,7 @@ export function registerMoveCommand(program: Command): void {
   ).action(async (options: MoveFlags) => {
     yieldToServer();
     const targetFlags = targetFlagsOf(options);
-    const sourceFlags: ConfigFlags = options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl };
+    const sourceFlags = databaseFlags(options);
     await withDatabase(sourceFlags, async (sourceConfig, db, storage) => {
       if (sameDatabase(sourceConfig.database, targetFlags.database)) throw validationError([{ path: 'to', message: '--to names the database the site is in already: give a new one' }]);
       const source: MoveSource = { db, storage, sqlitePath: sqlitePathOf(sourceConfig.database), name: databaseLocation(sourceConfig.database) };

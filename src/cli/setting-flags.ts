@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ConfigFlags } from '../config.ts';
 import { settingEntries, settings, shownDefault, type Setting, type Variable } from '../config/settings.ts';
 
 /**
@@ -16,6 +17,11 @@ export function declareSettingFlags(command: Command): Command {
   const lines = envOnly.map((item) => `  ${item.variable.padEnd(width)}  ${item.description}`);
   command.addHelpText('after', `\nOnly in the environment (${reasons.join('; ')}):\n${lines.join('\n')}`);
   return command;
+}
+
+/** The config flags of a command that took `declareDatabaseFlag`'s option. */
+export function databaseFlags(options: { databaseUrl?: string }): ConfigFlags {
+  return options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl };
 }
 
 /** The one setting every command takes, so the CLI can point at the server's database. */
