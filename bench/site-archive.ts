@@ -39,6 +39,11 @@ export interface SiteArchiveFigures {
   seedSeconds: number;
   archiveMb: number;
   export: CommandFigures;
+  /**
+   * The same export made by the server as a job (`POST /site/exports`, docs/decisions/0063), followed
+   * as a client would, reading its state every 250 ms, while the same reads go on.
+   */
+  exportJob: ExportJobFigures;
   restore: CommandFigures;
   /** The reads answered by the server while the export ran, and in the seconds before it (the machine's own noise). */
   reads: { rate: number; unfinished: number; p50: number; p99: number; before: { seconds: number; p50: number; p99: number } };
@@ -46,6 +51,16 @@ export interface SiteArchiveFigures {
   differences: string[];
   /** The machine's 1-minute load average when the export began: it is shared, and the wall-clock figures move with it. */
   loadAverage: number;
+}
+
+interface ExportJobFigures {
+  seconds: number;
+  megabytesPerSecond: number;
+  /** The server's peak RSS (VmHWM) over the whole run: reads, the CLI export beside it, and the job. */
+  serverPeakRssMb: number;
+  /** The longest time between two changes of the progress a client reads, while it ran. */
+  longestProgressGapSeconds: number;
+  reads: { unfinished: number; p50: number; p99: number };
 }
 
 interface CommandFigures {
@@ -75,6 +90,7 @@ export async function measureSiteArchive(workDir: string, entries = Number(proce
   const port = await freePort();
   const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: site.databaseUrl, MEDIA_DIR: site.mediaDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
   let exported: Omit<CommandFigures, 'megabytesPerSecond'>;
+  let exportJob: ExportJobFigures;
   let loadAverage: number;
   let reads: SiteArchiveFigures['reads'];
   try {
@@ -89,6 +105,10 @@ export async function measureSiteArchive(workDir: string, entries = Number(proce
     const load = await pacedLoad(urls, { ...paced, seconds: 600, until: exporting });
     exported = await exporting;
     reads = { rate: readRate, unfinished: load.unfinished + before.unfinished, p50: load.p50, p99: load.p99, before: { seconds: readsBeforeSeconds, p50: before.p50, p99: before.p99 } };
+    const job = followExportJob(base, seeded.token);
+    const jobLoad = await pacedLoad(urls, { ...paced, seconds: 600, until: job });
+    const followed = await job;
+    exportJob = { ...followed, serverPeakRssMb: residentMb(server.pid!, 'VmHWM'), reads: { unfinished: jobLoad.unfinished, p50: jobLoad.p50, p99: jobLoad.p99 } };
   } finally {
     server.kill('SIGTERM');
   }
@@ -104,6 +124,7 @@ export async function measureSiteArchive(workDir: string, entries = Number(proce
     seedSeconds,
     archiveMb,
     export: { ...exported, megabytesPerSecond: archiveMb / exported.seconds },
+    exportJob,
     restore: { ...restored, megabytesPerSecond: archiveMb / restored.seconds },
     reads,
     differences,
@@ -170,6 +191,34 @@ async function seedMedia(db: Parameters<typeof insertMedia>[0], mediaDir: string
   }
 }
 
+const jobPollMs = 250;
+
+/** Queues an export as a job and reads its state until it has succeeded: its time, its archive's MB/s, the longest wait for new progress. */
+async function followExportJob(base: string, token: string): Promise<Omit<ExportJobFigures, 'serverPeakRssMb' | 'reads'>> {
+  const headers = { authorization: `Bearer ${token}` };
+  const started = performance.now();
+  const queued = await fetch(`${base}/site/exports`, { method: 'POST', headers });
+  if (queued.status !== 202) throw new Error(`POST /site/exports answered ${queued.status}: ${await queued.text()}`);
+  const location = new URL(queued.headers.get('location')!, base).toString();
+  let seen = '';
+  let changedAt = performance.now();
+  let longestGapMs = 0;
+  for (;;) {
+    const { data } = (await (await fetch(location, { headers })).json()) as { data: { item: { state: string; progress: unknown; lastError: string | null; archive: { size: number } | null } } };
+    const { item } = data;
+    const now = performance.now();
+    if (item.state === 'succeeded') return { seconds: (now - started) / 1000, megabytesPerSecond: item.archive!.size / MB / ((now - started) / 1000), longestProgressGapSeconds: longestGapMs / 1000 };
+    if (item.state === 'failed') throw new Error(`The export job failed: ${item.lastError}`);
+    const progress = JSON.stringify(item.progress);
+    if (item.state === 'running' && progress !== seen) {
+      if (seen !== '') longestGapMs = Math.max(longestGapMs, now - changedAt);
+      seen = progress;
+      changedAt = now;
+    }
+    await new Promise((resolve) => setTimeout(resolve, jobPollMs));
+  }
+}
+
 /** `folio COMMAND…` as users run it, on `site`; its seconds, and the peak of its VmRSS and its CPU time read every 50 ms (the last read before it exits). */
 async function runCli(args: string[], site: { databaseUrl: string; mediaDir: string }): Promise<Omit<CommandFigures, 'megabytesPerSecond'>> {
   const started = performance.now();
@@ -217,9 +266,10 @@ async function countRows(databaseUrl: string): Promise<Record<string, number>> {
   });
 }
 
-/** Files under `dir`, storage's temporary folder left out. */
+/** Media files under `dir`: storage's temporary folder and the archives of export jobs left out. */
 function countFiles(dir: string): number {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.parentPath.includes(`${path.sep}.partial`)).length;
+  const notMedia = [path.join(dir, '.partial'), path.join(dir, 'exports')];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !notMedia.some((folder) => entry.parentPath.startsWith(folder))).length;
 }
 
 export function printSiteArchive(figures: SiteArchiveFigures): void {
@@ -233,6 +283,12 @@ export function printSiteArchive(figures: SiteArchiveFigures): void {
       `load average ${figures.loadAverage.toFixed(1)} on ${os.cpus().length} cores`,
   );
   console.log(command('folio export', figures.export));
+  const job = figures.exportJob;
+  console.log(
+    `  ${'export as a job'.padEnd(18)} ${job.seconds.toFixed(1).padStart(6)} s ${job.megabytesPerSecond.toFixed(1).padStart(7)} MB/s (>= ${targets.megabytesPerSecond}: ${verdict(job.megabytesPerSecond >= targets.megabytesPerSecond)}), ` +
+      `server peak RSS ${job.serverPeakRssMb.toFixed(0)} MB (< ${targets.peakRssMb}: ${verdict(job.serverPeakRssMb < targets.peakRssMb)}); progress new at least every ${job.longestProgressGapSeconds.toFixed(1)} s; ` +
+      `reads meanwhile: ${job.reads.unfinished} unanswered, p50 ${job.reads.p50} ms, p99 ${job.reads.p99} ms (< ${targets.p99Ms}: ${verdict(job.reads.p99 < targets.p99Ms && job.reads.unfinished === 0)})`,
+  );
   console.log(command('folio import-site', figures.restore));
   const { reads } = figures;
   console.log(

@@ -8,6 +8,7 @@ import { createSetupSecret, isSetupComplete, setupPagePath } from './auth/setup.
 import { isIpAddressUrl } from './auth/webauthn.ts';
 import { systemClock } from './core/clock.ts';
 import { EntryListeners } from './content/listeners.ts';
+import { siteExportJob } from './archive/export-job.ts';
 import { publishScheduledJob } from './content/scheduler.ts';
 import { importJob } from './import/job/job.ts';
 import { configuredBaseUrl, type Config } from './config.ts';
@@ -25,7 +26,7 @@ import { loadPlugins } from './plugins/loader.ts';
 const firstAdminArgs = 'admin create --email ada@example.com --name "Ada Lovelace"';
 
 /** Every kind of background job this server runs. */
-export const jobKinds = [publishScheduledJob, importJob];
+export const jobKinds = [publishScheduledJob, importJob, siteExportJob];
 
 export interface RunningServer {
   url: string;

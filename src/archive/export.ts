@@ -36,6 +36,16 @@ export interface ExportOptions {
   now: Date;
   /** With a passphrase the password-equivalents go in, encrypted (`--full`). */
   passphrase?: string;
+  /** Told after each table and each media file written, for a job's progress. */
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+/** How far an export is: what it has put into the archive so far. */
+export interface ExportProgress {
+  phase: 'records' | 'media';
+  tables: number;
+  rows: number;
+  mediaFiles: number;
 }
 
 export interface ExportTotals {
@@ -147,6 +157,7 @@ class ArchiveWriter {
     this.tables += 1;
     this.rows += rows;
     this.rowsByTable[table.name] = rows;
+    this.options.onProgress?.({ phase: 'records', tables: this.tables, rows: this.rows, mediaFiles: 0 });
   }
 
   /** Writes the table's rows to the spool, a line each; returns how many. */
@@ -199,6 +210,7 @@ class ArchiveWriter {
             throw new AppError('INTERNAL_ERROR', `Media file ${key} could not be copied into the archive: ${(error as Error).message}`);
           });
           files += 1;
+          this.options.onProgress?.({ phase: 'media', tables: this.tables, rows: this.rows, mediaFiles: files });
         }
       }
     }

@@ -12,7 +12,7 @@ import type { BytesBody } from '../http/body.ts';
 import { writeSiteArchive } from './export.ts';
 import { restoreSiteArchive, type RestoreResult } from './restore.ts';
 
-const adminOnly = access.scope('admin', { minRole: roles.admin });
+export const adminOnly = access.scope('admin', { minRole: roles.admin });
 
 /** `GET /site/export`: the archive, made while it is sent (the records of one snapshot, then the media). */
 export const exportSite = defineOperation({
@@ -28,9 +28,14 @@ export const exportSite = defineOperation({
       ctx.log.error({ err: error }, 'site export failed while it was sent');
       body.destroy(error as Error);
     });
-    return { filename: `folio-site-${now.toISOString().replaceAll(':', '').replaceAll('-', '')}.tar.gz`, body };
+    return { filename: archiveFilename(now), body };
   },
 });
+
+/** `folio-site-20261130T021758.123Z.tar.gz`: when it was made, in a name every file system takes. */
+export function archiveFilename(now: Date): string {
+  return `folio-site-${now.toISOString().replaceAll(':', '').replaceAll('-', '')}.tar.gz`;
+}
 
 /**
  * `POST /site/import`: the uploaded archive is kept in a temporary file (it is read twice: checked

@@ -15,8 +15,8 @@ export async function hashFile(file: string): Promise<{ size: number; sha256: st
   return { size, sha256: hash.digest('hex') };
 }
 
-/** A pass-through that hashes (SHA-256) and counts the bytes on their way; `digest()` once they have all passed. */
-export function hashingTap(): Transform & { digest(): { size: number; sha256: string } } {
+/** A pass-through that hashes (SHA-256) and counts the bytes on their way; `digest()` once they have all passed, `passed()` at any time. */
+export function hashingTap(): Transform & { digest(): { size: number; sha256: string }; passed(): number } {
   const hash = createHash('sha256');
   let size = 0;
   const tap = new Transform({
@@ -26,7 +26,7 @@ export function hashingTap(): Transform & { digest(): { size: number; sha256: st
       done(null, chunk);
     },
   });
-  return Object.assign(tap, { digest: () => ({ size, sha256: hash.digest('hex') }) });
+  return Object.assign(tap, { digest: () => ({ size, sha256: hash.digest('hex') }), passed: () => size });
 }
 
 /** Writes `body` to `file` (its folders made), hashing the bytes on the way: one read of each media file. */

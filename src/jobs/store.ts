@@ -226,3 +226,16 @@ export async function listJobs(db: Db, kind: string, limit: number): Promise<Job
   const rows = await db.kysely.selectFrom('jobs').selectAll().where('kind', '=', kind).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toJob);
 }
+
+/** Removes jobs that are not running (a running job's worker still writes to its row); returns how many went. */
+export async function deleteJobs(db: Db, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.kysely.deleteFrom('jobs').where('id', 'in', [...ids]).where('state', '!=', running).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Every finished job of a kind (succeeded or failed): for sweeping those past their keeping. */
+export async function listFinishedJobs(db: Db, kind: string): Promise<Job[]> {
+  const rows = await db.kysely.selectFrom('jobs').selectAll().where('kind', '=', kind).where('state', 'in', ['succeeded', 'failed']).execute();
+  return rows.map(toJob);
+}

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { removeExpiredExports } from '../archive/export-operations.ts';
 import { pruneRateLimits } from '../auth/rate-limit.ts';
 import type { Clock } from '../core/clock.ts';
 import { periodic } from '../core/periodic.ts';
@@ -12,7 +13,7 @@ import { deleteExpiredPreviewGrants } from '../preview/store.ts';
 
 /**
  * Clearing what has expired (rate-limit counters, spent OAuth codes and tokens, WordPress.com
- * connections never finished, import analyses and their uploaded files, preview links), off the request path: done
+ * connections never finished, import analyses and their uploaded files, preview links, site exports past their keeping), off the request path: done
  * now and then by requests, it made a request's work depend on chance. And keeping the query
  * planner's statistics in step with the tables' growth (decisions/0031). Each server process does
  * both at start and then on a timer; both are idempotent, so several processes doing them is harmless.
@@ -33,6 +34,7 @@ export async function sweepExpired(ctx: HousekeepingContext): Promise<void> {
   await importStore.deleteExpiredConnections(db, now.toISOString());
   await removeExpiredAnalyses(ctx);
   await deleteExpiredPreviewGrants(db, now.toISOString());
+  await removeExpiredExports(ctx);
 }
 
 const sweepIntervalMs = 10 * 60_000;
