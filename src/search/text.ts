@@ -57,21 +57,22 @@ export function suggestionPrefix(typed: string): string {
   return prefix.slice(0, titleKeyLength);
 }
 
-const marks = new RegExp(`([${snippetMarks.start}${snippetMarks.end}])`);
 const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** What snippetHtml replaces: the characters HTML escapes, and the marks. */
+const escapedOrMark = new RegExp(`[&<>"'${snippetMarks.start}${snippetMarks.end}]`, 'g');
 
-/** An engine's snippet as HTML: everything escaped, the marked terms in `<mark>`, marks always balanced. */
+/**
+ * An engine's snippet as HTML: everything escaped, the marked terms in `<mark>`, marks always
+ * balanced. One pass over the text: a snippet of each result of every search goes through here.
+ */
 export function snippetHtml(marked: string): string {
   let open = false;
-  let html = '';
-  for (const piece of marked.split(marks)) {
-    if (piece === snippetMarks.start || piece === snippetMarks.end) {
-      const opening = piece === snippetMarks.start;
-      if (opening !== open) html += opening ? '<mark>' : '</mark>';
-      open = opening;
-    } else {
-      html += piece.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
-    }
-  }
+  const html = marked.replace(escapedOrMark, (char) => {
+    if (char !== snippetMarks.start && char !== snippetMarks.end) return htmlEscapes[char]!;
+    const opening = char === snippetMarks.start;
+    const tag = opening === open ? '' : opening ? '<mark>' : '</mark>';
+    open = opening;
+    return tag;
+  });
   return open ? `${html}</mark>` : html;
 }
