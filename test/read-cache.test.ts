@@ -98,7 +98,8 @@ describe('reads served from memory stay exact', () => {
       expect(response.status).toBe(200);
       return (response.body.results as { title: string }[]).map((result) => result.title).sort();
     };
-    expect(await titles()).toEqual(['Quince jelly']);
+    // An answer is kept from the second time its query is asked (decisions/0063).
+    for (let ask = 0; ask < 2; ask += 1) expect(await titles()).toEqual(['Quince jelly']);
     const statements = await t.statementsDuring(async () => expect(await titles()).toEqual(['Quince jelly']));
     // PostgreSQL has no change stamp: it searches on every request.
     expect(statements.some((statement) => statement.includes('search_documents'))).toBe(t.db.dialect !== 'sqlite');

@@ -1,5 +1,8 @@
 import type { Db } from './connection.ts';
 
+/** How many keys asked once a `repeatsOnly` cache remembers per value it keeps: a key weighs little beside a value. */
+const askedKeysPerEntry = 4;
+
 interface Entry<V> {
   stamp: string;
   value: V;
@@ -16,13 +19,22 @@ interface Entry<V> {
  */
 export class ReadCache<V> {
   private readonly byDatabase = new WeakMap<object, Map<string, Entry<V>>>();
+  /** With `repeatsOnly`: the keys asked once lately (at most askedKeysPerEntry × maxEntries, oldest first out). */
+  private readonly askedOnce = new WeakMap<object, Set<string>>();
   private readonly maxEntries: number;
   private readonly tables: readonly string[];
+  private readonly repeatsOnly: boolean;
 
-  /** `tables`: every table the cached reads look at; a write to any of them makes entries stale. */
-  constructor(maxEntries: number, tables: readonly string[]) {
+  /**
+   * `tables`: every table the cached reads look at; a write to any of them makes entries stale.
+   * `repeatsOnly`: a value is kept the second time its key is asked, not the first. For reads whose
+   * keys are mostly asked once (a search box's queries): each value kept costs the garbage collector
+   * its copying and marking, and a kept value pushes out one that was asked again.
+   */
+  constructor(maxEntries: number, tables: readonly string[], { repeatsOnly = false } = {}) {
     this.maxEntries = maxEntries;
     this.tables = tables;
+    this.repeatsOnly = repeatsOnly;
   }
 
   async get(db: Db, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
@@ -33,10 +45,22 @@ export class ReadCache<V> {
     const entry = entries.get(key);
     if (entry?.stamp === stamp) return entry.value;
     const value = await load();
-    if (value === undefined) return value;
+    // A stale entry's key was kept before: its new value is kept at once.
+    if (value === undefined || (entry === undefined && this.isFirstAsk(db, key))) return value;
     if (entries.size >= this.maxEntries) entries.delete(entries.keys().next().value!);
     // Stamped with what was current before the read: a write during the read makes it stale at once.
     entries.set(key, { stamp, value });
     return value;
+  }
+
+  /** With `repeatsOnly`, whether this is the first time the key is asked (its value is then not kept). */
+  private isFirstAsk(db: Db, key: string): boolean {
+    if (!this.repeatsOnly) return false;
+    let asked = this.askedOnce.get(db.identity);
+    if (!asked) this.askedOnce.set(db.identity, (asked = new Set()));
+    if (asked.delete(key)) return false;
+    if (asked.size >= this.maxEntries * askedKeysPerEntry) asked.delete(asked.values().next().value!);
+    asked.add(key);
+    return true;
   }
 }
