@@ -63,7 +63,7 @@ type SearchAnswer = { results: SearchResult[]; nextCursor?: string };
  * costs a millisecond of the process's one thread, most of it ranking and snippets. Every index
  * write goes through `search_documents`; a collection deleted, a field's searchability or the site's
  * locales change what the same query means. Most queries are asked once: an answer is kept from the
- * second time it is asked (decisions/0063), since keeping every one cost the garbage collector about
+ * second time it is asked (decisions/0065), since keeping every one cost the garbage collector about
  * 100 µs per search under a different query each time.
  */
 const answers = new ReadCache<SearchAnswer>(500, ['search_documents', 'collections', 'fields', 'settings'], { repeatsOnly: true });
