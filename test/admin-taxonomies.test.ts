@@ -52,6 +52,8 @@ describe('the taxonomies screens', () => {
       expect((await request('POST', `/content/posts/${post.id}/terms/topics`, { termIds: [baking.id] })).status).toBe(200);
       await page.reload();
       const tree = page.getByRole('treegrid', { name: 'Terms of Topics' });
+      // As a person does: the tree puts in the page only the rows in the window, and the page may come back scrolled past it.
+      await tree.scrollIntoViewIfNeeded();
       const row = (label: string) => tree.getByRole('row').filter({ has: page.locator('.tree-node-label', { hasText: new RegExp(`^${label}$`) }) });
       await eventually(() => row('Baking').textContent()).toContain('1 entry');
       expect(await row('Gardening').textContent()).toContain('No entry');
@@ -61,6 +63,8 @@ describe('the taxonomies screens', () => {
       expect(await page.getByRole('link', { name: 'Untagged' }).count()).toBe(0);
       expect(new URL(page.url()).searchParams.get('term')).toBe('topics:baking');
       await page.goBack();
+      // Back, as after the reload.
+      await tree.scrollIntoViewIfNeeded();
 
       await row('Baking').locator('.tree-node-label').click();
       await page.getByRole('toolbar', { name: 'Selected: Baking' }).getByRole('button', { name: 'Move out' }).click();

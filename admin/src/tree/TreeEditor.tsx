@@ -1,10 +1,13 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Button, Collection, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, type Key } from 'react-aria-components';
+import { Button, Collection, ListLayout, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, Virtualizer, type Key } from 'react-aria-components';
 import { useT } from '../i18n/i18n';
 import { dropPlace, indexed, moved, placements, shapeOf, stepsOf, treeOf, type Place, type TreeNode } from './shape';
 import './tree.css';
 
 export type Placement = ReturnType<typeof placements>[number];
+
+/** Every row's height in px, the layout's and tree.css's (`.tree-node`): the virtualizer places rows by it. */
+const rowSize = 44;
 
 interface Props<N extends TreeNode<N>> {
   /** Names the tree for a screen reader ("Items of Main navigation"). */
@@ -26,7 +29,10 @@ interface Props<N extends TreeNode<N>> {
  * An ordered tree that people rearrange (issue 33): a node is dragged beside another or, when
  * nested, onto it to go under it (React Aria's tree, whose drag and drop the keyboard drives too), or
  * selected and moved up, down, in (under the node above) and out with the toolbar. A move shows at
- * once and is stored whole by `onMove`; a refusal puts the tree back.
+ * once and is stored whole by `onMove`; a refusal puts the tree back. Only the rows in view (and a
+ * few beyond) are in the document (React Aria's Virtualizer, rows of a fixed height): a taxonomy of
+ * thousands of terms lays out and paints one screen of rows, and the tree still tells a screen
+ * reader how many rows it has (aria-rowcount).
  */
 export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelOf, detail, rowClassName, onMove, actions }: Props<N>) {
   const t = useT();
@@ -76,46 +82,49 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
         {nested && step('out')}
         {actions(chosen)}
       </Toolbar>
-      <Tree
-        aria-label={label}
-        className="tree"
-        items={shown}
-        selectionMode="single"
-        selectionBehavior="replace"
-        disallowEmptySelection
-        selectedKeys={selected === undefined ? [] : [selected]}
-        onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
-        expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
-        onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
-        dragAndDropHooks={dragAndDropHooks}
-      >
-        {function row(node: N) {
-          const name = labelOf(node);
-          return (
-            <TreeItem id={node.id} textValue={name} className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}>
-              <TreeItemContent>
-                {({ hasChildItems, isExpanded }) => (
-                  <>
-                    <Button slot="drag" className="tree-node-handle" aria-label={t('tree.drag', { node: name })}>
-                      ⠿
-                    </Button>
-                    {hasChildItems ? (
-                      <Button slot="chevron" className="tree-node-chevron" aria-label={isExpanded ? t('tree.collapse', { node: name }) : t('tree.expand', { node: name })}>
-                        {isExpanded ? '▾' : '▸'}
+      <Virtualizer layout={ListLayout} layoutOptions={{ rowSize }}>
+        <Tree
+          aria-label={label}
+          className="tree"
+          items={shown}
+          selectionMode="single"
+          selectionBehavior="replace"
+          disallowEmptySelection
+          selectedKeys={selected === undefined ? [] : [selected]}
+          onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
+          expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
+          onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
+          dragAndDropHooks={dragAndDropHooks}
+        >
+          {function row(node: N) {
+            const name = labelOf(node);
+            return (
+              <TreeItem id={node.id} textValue={name} className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}>
+                <TreeItemContent>
+                  {({ hasChildItems, isExpanded }) => (
+                    <>
+                      <Button slot="drag" className="tree-node-handle" aria-label={t('tree.drag', { node: name })}>
+                        ⠿
                       </Button>
-                    ) : (
-                      <span className="tree-node-chevron" />
-                    )}
-                    <span className="tree-node-label">{name}</span>
-                    <span className="tree-node-detail">{detail(node)}</span>
-                  </>
-                )}
-              </TreeItemContent>
-              <Collection items={node.children}>{row}</Collection>
-            </TreeItem>
-          );
-        }}
-      </Tree>
+                      {hasChildItems ? (
+                        <Button slot="chevron" className="tree-node-chevron" aria-label={isExpanded ? t('tree.collapse', { node: name }) : t('tree.expand', { node: name })}>
+                          {isExpanded ? '▾' : '▸'}
+                        </Button>
+                      ) : (
+                        <span className="tree-node-chevron" />
+                      )}
+                      <span className="tree-node-label">{name}</span>
+                      <span className="tree-node-detail">{detail(node)}</span>
+                    </>
+                  )}
+                </TreeItemContent>
+                {/* Most nodes are leaves: without an empty collection each, the tree builds faster. */}
+                {node.children.length > 0 && <Collection items={node.children}>{row}</Collection>}
+              </TreeItem>
+            );
+          }}
+        </Tree>
+      </Virtualizer>
     </>
   );
 }
