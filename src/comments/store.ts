@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { containsInsensitive, lockRows } from '../db/dialect.ts';
+import { containsInsensitive, limitLiteral, lockRows } from '../db/dialect.ts';
 import type { CommentsTable } from '../db/types.ts';
 
 /** The SQL of comments (decisions/0058). */
@@ -115,7 +115,7 @@ export async function approvedThreads(db: Db, entryId: string, order: 'newest' |
     const past = order === 'newest' ? '<' : '>';
     query = query.where(({ eb, or, and }) => or([eb('created_at', past, createdAt), and([eb('created_at', '=', createdAt), eb('id', past, id)])]));
   }
-  return query.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
+  return query.orderBy('created_at', direction).orderBy('id', direction).limit(limitLiteral(limit + 1)).execute();
 }
 
 /** The approved replies of these threads, oldest first. */

@@ -2,7 +2,7 @@ import type { TermFilter } from '../taxonomies/filter.ts';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { runCompiled } from '../db/compiled.ts';
-import { containsInsensitive, lockRows, startsWith } from '../db/dialect.ts';
+import { containsInsensitive, limitLiteral, lockRows, startsWith } from '../db/dialect.ts';
 import { liveSortValue, type SortKind } from '../db/entry-tables.ts';
 import type { EntryStatus } from './value-types.ts';
 
@@ -62,7 +62,7 @@ export async function findEntryBySlug(
   locale: string | undefined,
   options: { lock?: boolean; includeTrashed?: boolean; liveOnly?: boolean } = {},
 ): Promise<EntryRow | undefined> {
-  let query = entries(db).selectFrom(table).selectAll().where('_slug', '=', slug).orderBy('_created_at').orderBy('_id').limit(1);
+  let query = entries(db).selectFrom(table).selectAll().where('_slug', '=', slug).orderBy('_created_at').orderBy('_id').limit(limitLiteral(1));
   if (locale !== undefined) query = query.where('_locale', '=', locale);
   if (!options.includeTrashed) query = query.where(filters.notTrashed);
   if (options.liveOnly) query = query.where(filters.live);
@@ -189,7 +189,7 @@ export async function listEntries(db: Db, table: string, list: ListQuery): Promi
   query = query
     .orderBy(key, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
     .orderBy('_id', direction)
-    .limit(list.limit + 1);
+    .limit(limitLiteral(list.limit + 1));
   return (await query.execute()) as EntryRow[];
 }
 

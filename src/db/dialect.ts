@@ -155,3 +155,16 @@ export function lockRowsSkipLocked<DB, TB extends keyof DB, O>(db: Db, query: Se
 export async function refreshPlannerStatistics(db: Db): Promise<void> {
   if (db.dialect === 'sqlite') await sql`pragma optimize = 0x10002`.execute(db.kysely);
 }
+
+/**
+ * A LIMIT written into the statement as an integer literal, for a count the caller has validated.
+ * SQLite reads a bound LIMIT's value while it plans the statement (sqlite3.c, computeLimitRegisters),
+ * and so marks the statement to be prepared again whenever that parameter is bound: each run
+ * (better-sqlite3 binds every run) prepared the statement anew, under every step. Written in, the
+ * statement text is one per page size, prepared once and kept (connection.ts's statement cache). The
+ * same text suits PostgreSQL.
+ */
+export function limitLiteral(count: number): RawBuilder<number> {
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a non-negative integer, not ${count}`);
+  return sql.lit(count);
+}

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from './connection.ts';
+import { limitLiteral } from './dialect.ts';
 import { documentColumns, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
 
 /**
@@ -127,7 +128,7 @@ export const sqliteSearch: SearchEngine = {
     // Kysely's way to it.
     const query = sql<SearchHit>`
       select page.entry_id as "entryId", d.collection, d.slug, d.title, page.score, d.title_text as "titleText", d.body_text as "bodyText", d.locale
-      from (select * from (${matches}) where ${afterCursor} order by score desc, entry_id limit ${sql.lit(Math.trunc(request.limit))}) page
+      from (select * from (${matches}) where ${afterCursor} order by score desc, entry_id limit ${limitLiteral(request.limit)}) page
       cross join search_documents d on d.id = page.id
       order by page.score desc, page.entry_id`.compile(db.kysely);
     return (db.readAtOnce?.(query.sql, query.parameters) as SearchHit[] | undefined) ?? (await db.kysely.executeQuery(query)).rows;
