@@ -2,12 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { useT } from '../../i18n/i18n';
+import { FieldIssue } from '../../shell/FieldIssue';
 import { FormEnd } from '../../shell/FormEnd';
 import { TextSetting } from '../../shell/TextSetting';
 import { hyphenatedSlugFrom } from '../../slugs';
-import { ParentPicker } from './ParentPicker';
 
 export type TermNode = Schemas['TermTreeNode'];
+
+/** Every term but `except` and those under it, each with its depth, in tree order: the parents a term may take. */
+function parentChoices(nodes: readonly TermNode[], except: string | undefined, depth = 0): { id: string; label: string; depth: number }[] {
+  return nodes.filter((node) => node.id !== except).flatMap((node) => [{ id: node.id, label: node.label, depth }, ...parentChoices(node.children, except, depth + 1)]);
+}
 
 interface Props {
   taxonomy: string;
@@ -55,7 +60,20 @@ export function TermForm({ taxonomy, hierarchical, tree, term, id, onDone, extra
     <form className="stacked-form" onSubmit={submit}>
       <TextSetting id={`${id}-label`} label={t('terms.label')} value={label} onChange={setLabel} issue={at('label')} required />
       <TextSetting id={`${id}-slug`} label={t('terms.slug')} value={slug ?? hyphenatedSlugFrom(label)} onChange={setSlug} hint={t('terms.slug.hint')} issue={at('slug')} required />
-      {hierarchical && <ParentPicker id={`${id}-parent`} tree={tree} except={term?.id} value={parentId} onChange={setParentId} issue={at('parentId')} />}
+      {hierarchical && (
+        <div className="setting">
+          <label htmlFor={`${id}-parent`}>{t('terms.parent')}</label>
+          <select id={`${id}-parent`} className="field-input term-parent" value={parentId} onChange={(event) => setParentId(event.target.value)} aria-describedby={`${id}-parent-error`}>
+            <option value="">{t('terms.parent.none')}</option>
+            {parentChoices(tree, term?.id).map((choice) => (
+              <option key={choice.id} value={choice.id}>
+                {`${'— '.repeat(choice.depth)}${choice.label}`}
+              </option>
+            ))}
+          </select>
+          <FieldIssue id={`${id}-parent-error`} message={at('parentId')} />
+        </div>
+      )}
       <TextSetting id={`${id}-description`} label={t('terms.description')} value={description} onChange={setDescription} issue={at('description')} multiline />
       <FormEnd refusal={elsewhere} submitLabel={term ? t('terms.save') : t('terms.add')} pending={save.isPending} extra={extraButtons} />
     </form>
