@@ -139,7 +139,8 @@ describe('comment moderation', () => {
       await until(async () => {
         await worker.runDue();
         return mine().length >= 2;
-      }, "this comment's two deliveries");
+        // Each pass delivers over HTTP; under a full CI run's load several passes take seconds.
+      }, "this comment's two deliveries", 30_000);
       expect(mine().map((body) => [body.type, body.data.comment.id, body.data.comment.status])).toEqual([
         ['comment.created', comment.id, 'pending'],
         ['comment.approved', comment.id, 'approved'],
