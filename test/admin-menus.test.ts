@@ -72,8 +72,6 @@ describe('the menus screens', () => {
       expect((await request('DELETE', `/content/pages/${about.id}`)).status).toBe(200);
       expect((await request('DELETE', `/content/pages/${about.id}/permanent`)).status).toBe(200);
       await page.reload();
-      // As a person does: the tree puts in the page only the rows in the window, and the page may come back scrolled past it.
-      await tree.scrollIntoViewIfNeeded();
       await eventually(() => row('About us').textContent()).toContain('Missing: its entry or term no longer exists');
 
       await row('Contact').locator('.tree-node-label').click();

@@ -59,8 +59,6 @@ describe('the widget area screens', () => {
 
       expect((await request('DELETE', '/sections/opening-hours')).status).toBe(200);
       await page.reload();
-      // As a person does: the tree puts in the page only the rows in the window, and the page may come back scrolled past it.
-      await list.scrollIntoViewIfNeeded();
       await eventually(() => row('Hours').textContent()).toContain('Missing: the section opening-hours no longer exists');
 
       await row('Welcome').locator('.tree-node-label').click();
