@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, notFound } from '../core/errors.ts';
 import { defineOperation } from '../core/operation.ts';
-import { contentDisposition, type ByteSource } from '../core/results.ts';
+import type { ByteSource } from '../core/results.ts';
 import type { Db } from '../db/connection.ts';
 import { apiBasePath } from '../http/paths.ts';
 import { deleteJobs, enqueueJob, findJob, listFinishedJobs, listJobs } from '../jobs/store.ts';
 import type { Job } from '../jobs/types.ts';
+import { fileSource } from '../media/serve.ts';
 import type { MediaStorage } from '../media/storage/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { exportKeptMs, siteExportKind, type ExportJobProgress, type ExportJobResult, type ExportPayload } from './export-job.ts';
@@ -62,9 +63,7 @@ export const downloadSiteExport = defineOperation({
     if (view.state === 'expired') throw notFound(`The archive of export ${job.id} (kept ${exportKeptMs / 3_600_000} hours, it expired at ${resultOf(job).expiresAt})`);
     if (view.state !== 'succeeded') throw new AppError('CONFLICT', `Export ${job.id} is ${view.state}: its archive can be downloaded once it has succeeded`);
     const result = resultOf(job);
-    const contentType = 'application/gzip';
-    const redirect = await ctx.storage.presignDownload(result.key, { expiresInSeconds: 5 * 60, contentType, disposition: contentDisposition('attachment', result.filename) });
-    return { contentType, size: result.size, etag: result.sha256, disposition: 'attachment', filename: result.filename, redirect, open: (range) => ctx.storage.read(result.key, range) };
+    return fileSource(ctx, result.key, { contentType: 'application/gzip', size: result.size, etag: result.sha256, filename: result.filename });
   },
 });
 

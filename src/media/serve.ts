@@ -36,7 +36,8 @@ export const serveMediaFile = defineOperation({
   },
 });
 
-async function fileSource(ctx: AuthorizedContext, key: string, file: { contentType: string; size: number; etag: string; filename: string }): Promise<ByteSource> {
+/** A stored file served as media files are: Range, its ETag, a presigned redirect where the deployment serves by redirect. */
+export async function fileSource(ctx: AuthorizedContext, key: string, file: { contentType: string; size: number; etag: string; filename: string }): Promise<ByteSource> {
   const disposition = dispositionOf(file.contentType);
   const redirect = await ctx.storage.presignDownload(key, {
     expiresInSeconds: presignedGetSeconds,
