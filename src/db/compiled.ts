@@ -20,6 +20,11 @@ export async function runCompiled<Row>(db: Db, key: string, build: (kysely: Kyse
     }
     compiled.set(key, query);
   }
+  return runQuery(db, query, parameters);
+}
+
+/** Runs a compiled query: read at once when nothing else holds the connection (Db.readAtOnce), through Kysely otherwise. */
+export async function runQuery<Row>(db: Db, query: CompiledQuery<Row>, parameters: readonly unknown[] = query.parameters): Promise<Row[]> {
   const rows = db.readAtOnce?.(query.sql, parameters);
   if (rows !== undefined) return rows as Row[];
   const result = await db.kysely.executeQuery<Row>({ ...query, parameters });

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { runQuery } from './compiled.ts';
 import type { Db } from './connection.ts';
 import { limitLiteral } from './dialect.ts';
 import { documentColumns, type SearchDocument, type SearchEngine, type SearchHit, type SearchQuery, type SearchRequest, type SearchTerm } from './search-types.ts';
@@ -124,14 +125,13 @@ export const sqliteSearch: SearchEngine = {
     const afterCursor = after === undefined ? sql`1` : sql`(score < ${after.score} or (score = ${after.score} and entry_id > ${after.entryId}))`;
     // The limit is written into the statement (an integer the route validated): bound as a parameter,
     // it made SQLite prepare the statement again on every run (a two-word query at 10,000 entries: 280
-    // µs, then 210 µs). Read at once when nothing else holds the connection (Db.readAtOnce), without
-    // Kysely's way to it.
+    // µs, then 210 µs). Read at once when nothing else holds the connection (runQuery).
     const query = sql<SearchHit>`
       select page.entry_id as "entryId", d.collection, d.slug, d.title, page.score, d.title_text as "titleText", d.body_text as "bodyText", d.locale
       from (select * from (${matches}) where ${afterCursor} order by score desc, entry_id limit ${limitLiteral(request.limit)}) page
       cross join search_documents d on d.id = page.id
       order by page.score desc, page.entry_id`.compile(db.kysely);
-    return (db.readAtOnce?.(query.sql, query.parameters) as SearchHit[] | undefined) ?? (await db.kysely.executeQuery(query)).rows;
+    return runQuery(db, query);
   },
 
   /**
