@@ -36,6 +36,21 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly' } },
   },
   {
+    // A LIMIT bound as a parameter made SQLite prepare the statement again on every run (decisions/0065):
+    // the count goes in as a literal, through db/dialect.ts's limitLiteral.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/migrations/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='limit']:not([arguments.0.callee.name='limitLiteral'])",
+          message: 'A LIMIT goes into the statement as limitLiteral(count) (db/dialect.ts, decisions/0065): a bound one re-prepares on SQLite.',
+        },
+      ],
+    },
+  },
+  {
     // dependency-cruiser reads CommonJS configuration.
     files: ['.dependency-cruiser.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import type { Row } from '../db/snapshot.ts';
 import type { SiteRestoresTable } from '../db/types.ts';
+import { limitLiteral } from '../db/dialect.ts';
 
 /** The SQL of a site archive's restore (docs/decisions/0061). */
 
@@ -33,7 +34,7 @@ export async function endRestore(db: Db, archiveSha256: string): Promise<void> {
 export async function tablesWithRows(db: Db, tables: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const table of tables) {
-    const row = await loose(db).selectFrom(table).select(sql<number>`1`.as('found')).limit(1).executeTakeFirst();
+    const row = await loose(db).selectFrom(table).select(sql<number>`1`.as('found')).limit(limitLiteral(1)).executeTakeFirst();
     if (row !== undefined) found.push(table);
   }
   return found;

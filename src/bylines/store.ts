@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { succeedsUnlessTaken } from '../db/dialect.ts';
+import { limitLiteral, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { BylinesTable } from '../db/types.ts';
 
 export type BylineRow = Selectable<BylinesTable>;
 
 export async function listBylineRows(db: Db, options: { afterSlug?: string; limit: number }): Promise<BylineRow[]> {
-  let query = db.kysely.selectFrom('bylines').selectAll().orderBy('slug').limit(options.limit + 1);
+  let query = db.kysely.selectFrom('bylines').selectAll().orderBy('slug').limit(limitLiteral(options.limit + 1));
   if (options.afterSlug !== undefined) query = query.where('slug', '>', options.afterSlug);
   return query.execute();
 }

@@ -97,7 +97,7 @@ export async function hasApprovedComment(db: Db, author: { email: string | null;
   const { email, userId } = author;
   let query = db.kysely.selectFrom('comments').select('id').where('status', '=', 'approved');
   query = query.where(({ or, eb }) => or([...(email !== null ? [eb('author_email', '=', email)] : []), ...(userId !== null ? [eb('author_user_id', '=', userId)] : [])]));
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
+  return (await query.limit(limitLiteral(1)).executeTakeFirst()) !== undefined;
 }
 
 export type CommentKey = readonly [createdAt: string, id: string];
@@ -168,7 +168,7 @@ export async function listComments(db: Db, filter: ModerationFilter): Promise<Co
     const [createdAt, id] = filter.after;
     query = query.where(({ eb, or, and }) => or([eb('created_at', '<', createdAt), and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
   }
-  return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit + 1).execute()) as CommentRow[];
+  return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(filter.limit + 1)).execute()) as CommentRow[];
 }
 
 export async function setStatus(db: Db, ids: readonly string[], status: CommentStatus, now: string): Promise<void> {

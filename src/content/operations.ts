@@ -28,13 +28,13 @@ import { newEntryRow, saveValues, staleRev, writeEntry } from './write.ts';
 type EntryItem = { item: Entry };
 type EntryRef = { collection: string; id: string };
 
-/** The system sort keys and their columns (DECISIONS §3 `orderBy`). */
-const systemOrder: Record<string, string> = {
-  createdAt: '_created_at',
-  updatedAt: '_updated_at',
-  publishedAt: '_published_at',
-  scheduledAt: '_scheduled_at',
-  slug: '_slug',
+/** The system sort keys, their columns and whether those can be NULL (DECISIONS §3 `orderBy`). */
+const systemOrder: Record<string, { column: string; nullable: boolean }> = {
+  createdAt: { column: '_created_at', nullable: false },
+  updatedAt: { column: '_updated_at', nullable: false },
+  publishedAt: { column: '_published_at', nullable: true },
+  scheduledAt: { column: '_scheduled_at', nullable: true },
+  slug: { column: '_slug', nullable: false },
 };
 
 /**
@@ -42,7 +42,8 @@ const systemOrder: Record<string, string> = {
  * values of a staged draft must not show, not even through the order.
  */
 function sortKeyFor(ctx: AuthorizedContext, collection: LoadedCollection, orderBy: string): store.SortKey {
-  if (Object.hasOwn(systemOrder, orderBy)) return store.sortKeys.column(systemOrder[orderBy]!);
+  const system = Object.hasOwn(systemOrder, orderBy) ? systemOrder[orderBy] : undefined;
+  if (system) return store.sortKeys.column(system.column, system.nullable);
   const field = collection.fields.find((candidate) => candidate.slug === orderBy);
   const kind = field && sortKind(field.type);
   if (field && kind) return viewOf(ctx) === 'reader' ? store.sortKeys.live(ctx.db, field.slug, kind) : store.sortKeys.column(field.slug);
@@ -103,7 +104,8 @@ export const listTrash = defineOperation({
   access: contentEditorRead,
   async run(ctx, input: { collection: string } & z.output<typeof ListTrashQuery>): Promise<Page<Entry>> {
     const collection = await requireCollection(ctx.db, input.collection);
-    return listPage(ctx, collection, { ...input, key: store.sortKeys.column('_deleted_at'), order: 'desc' }, [store.filters.trashed]);
+    // Every entry of the trash has its `_deleted_at`.
+    return listPage(ctx, collection, { ...input, key: store.sortKeys.column('_deleted_at', false), order: 'desc' }, [store.filters.trashed]);
   },
 });
 

@@ -153,17 +153,23 @@ export async function columnValues(db: Db, table: string, column: string): Promi
   return rows.map((row) => ({ slug: row._slug as string, value: row.value }));
 }
 
-/** What a list orders by: a column, or for readers a field's live value (decisions/0007). */
-export type SortKey = RawBuilder<unknown>;
+/**
+ * What a list orders by: a column, or for readers a field's live value (decisions/0007), and whether
+ * it can be NULL in the list's rows (a page after a value then also takes the NULLs, which sort last).
+ */
+export interface SortKey {
+  value: RawBuilder<unknown>;
+  nullable: boolean;
+}
 
 export const sortKeys = {
-  column: (column: string): SortKey => sql.ref(column),
-  live: (db: Db, column: string, kind: SortKind): SortKey => liveSortValue(db, column, kind),
+  column: (column: string, nullable = true): SortKey => ({ value: sql.ref(column), nullable }),
+  live: (db: Db, column: string, kind: SortKind): SortKey => ({ value: liveSortValue(db, column, kind), nullable: true }),
 };
 
 /** An entry's sort key, with its id: where the next page of a list starts. */
 export async function sortKeyOf(db: Db, table: string, key: SortKey, id: string): Promise<[unknown, string] | undefined> {
-  const row = await entries(db).selectFrom(table).select(key.as('value')).where('_id', '=', id).executeTakeFirst();
+  const row = await entries(db).selectFrom(table).select(key.value.as('value')).where('_id', '=', id).executeTakeFirst();
   return row ? [row.value ?? null, id] : undefined;
 }
 
@@ -187,22 +193,24 @@ export async function listEntries(db: Db, table: string, list: ListQuery): Promi
   for (const filter of list.filters) query = query.where(filter);
   if (list.after) query = query.where(afterKey(key, direction, list.after));
   query = query
-    .orderBy(key, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
+    .orderBy(key.value, (order) => (direction === 'asc' ? order.asc().nullsFirst() : order.desc().nullsLast()))
     .orderBy('_id', direction)
     .limit(limitLiteral(list.limit + 1));
   return (await query.execute()) as EntryRow[];
 }
 
-/** The keyset condition "after (value, id)" in the list's order, NULLs included. */
-function afterKey(ref: SortKey, direction: 'asc' | 'desc', [value, id]: [unknown, string]): Expression<SqlBool> {
+/**
+ * The keyset condition "after (value, id)" in the list's order, NULLs included (first ascending, last
+ * descending). Past a value it is a row-value comparison, which both engines read as a range of the
+ * `(key, _id)` index; spelled `key > v or (key = v and _id > id)`, SQLite scanned the index from its
+ * start with the values bound (decisions/0065). Descending, a nullable key's NULLs still follow.
+ */
+function afterKey({ value: ref, nullable }: SortKey, direction: 'asc' | 'desc', [value, id]: [unknown, string]): Expression<SqlBool> {
   if (direction === 'asc') {
-    return value === null
-      ? sql<SqlBool>`((${ref} is null and _id > ${id}) or ${ref} is not null)`
-      : sql<SqlBool>`(${ref} > ${value} or (${ref} = ${value} and _id > ${id}))`;
+    return value === null ? sql<SqlBool>`((${ref} is null and _id > ${id}) or ${ref} is not null)` : sql<SqlBool>`((${ref}, _id) > (${value}, ${id}))`;
   }
-  return value === null
-    ? sql<SqlBool>`(${ref} is null and _id < ${id})`
-    : sql<SqlBool>`(${ref} < ${value} or (${ref} = ${value} and _id < ${id}) or ${ref} is null)`;
+  if (value === null) return sql<SqlBool>`(${ref} is null and _id < ${id})`;
+  return nullable ? sql<SqlBool>`((${ref}, _id) < (${value}, ${id}) or ${ref} is null)` : sql<SqlBool>`((${ref}, _id) < (${value}, ${id}))`;
 }
 
 export const filters = {
@@ -231,7 +239,7 @@ export const filters = {
  * a collection (its rebuild locks each batch so no save lands between reading a row and indexing it).
  */
 export async function entriesAfter(db: Db, table: string, after: string | undefined, limit: number, options: { lock?: boolean } = {}): Promise<EntryRow[]> {
-  let query = entries(db).selectFrom(table).selectAll().orderBy('_id').limit(limit);
+  let query = entries(db).selectFrom(table).selectAll().orderBy('_id').limit(limitLiteral(limit));
   if (after !== undefined) query = query.where('_id', '>', after);
   return (await (options.lock ? lockRows(db, query) : query).execute()) as EntryRow[];
 }
@@ -276,7 +284,7 @@ export async function authorsOf(db: Db, table: string, filter: { search?: string
     .where(sql<SqlBool>`id in (select _author_id from ${sql.table(table)} where _deleted_at is null)`)
     .orderBy('name')
     .orderBy('id')
-    .limit(filter.limit + 1);
+    .limit(limitLiteral(filter.limit + 1));
   if (filter.search !== undefined) query = query.where(containsInsensitive('name', filter.search));
   if (filter.after !== undefined) {
     const [name, id] = filter.after;

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SchemaModule } from 'kysely';
 import type { Db } from './connection.ts';
+import { limitLiteral } from './dialect.ts';
 
 /**
  * The DDL of entry tables: one table per collection, one column per field (docs/decisions/0005).
@@ -204,7 +205,7 @@ export async function setFieldIndexes(
 
 /** True when the table holds any entry, trashed ones included. */
 export async function entryTableHasRows(db: Db, table: string): Promise<boolean> {
-  const row = await db.kysely.selectFrom(table as never).select(sql<number>`1`.as('found')).limit(1).executeTakeFirst();
+  const row = await db.kysely.selectFrom(table as never).select(sql<number>`1`.as('found')).limit(limitLiteral(1)).executeTakeFirst();
   return row !== undefined;
 }
 

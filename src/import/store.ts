@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { lockRows } from '../db/dialect.ts';
+import { limitLiteral, lockRows } from '../db/dialect.ts';
 import type { ImportAnalysesTable, ImportConnectionsTable, ImportItemsTable, ImportNotesTable } from '../db/types.ts';
 import type { AttachmentRef } from './sources/types.ts';
 
@@ -20,7 +20,7 @@ export async function findAnalysis(db: Db, id: string): Promise<AnalysisRow | un
 
 /** The analyses not yet expired, newest first. */
 export async function listAnalyses(db: Db, now: string, limit: number): Promise<AnalysisRow[]> {
-  return db.kysely.selectFrom('import_analyses').selectAll().where('expires_at', '>', now).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db.kysely.selectFrom('import_analyses').selectAll().where('expires_at', '>', now).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(limit)).execute();
 }
 
 /** Removes analyses past their expiry; returns their files' keys for the caller to delete. */
@@ -86,7 +86,7 @@ export async function itemsWithData(db: Db, sourceKey: string, kind: string, aft
     .where('data', 'is not', null)
     .where('source_id', '>', after)
     .orderBy('source_id')
-    .limit(limit)
+    .limit(limitLiteral(limit))
     .execute();
 }
 
@@ -164,7 +164,7 @@ export async function attachmentsById(db: Db, sourceIds: readonly string[]): Pro
 export async function importedPage(db: Db, kind: string, after: { sourceKey: string; sourceId: string } | undefined, limit: number): Promise<ImportItemRow[]> {
   let query = db.kysely.selectFrom('import_items').selectAll().where('kind', '=', kind);
   if (after) query = query.where((eb) => eb.or([eb('source_key', '>', after.sourceKey), eb.and([eb('source_key', '=', after.sourceKey), eb('source_id', '>', after.sourceId)])]));
-  return query.orderBy('source_key').orderBy('source_id').limit(limit).execute();
+  return query.orderBy('source_key').orderBy('source_id').limit(limitLiteral(limit)).execute();
 }
 
 /** Sections an import made, locked for the rewrite of their content. */

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { newId } from '../core/ids.ts';
 import type { Db } from '../db/connection.ts';
-import { inTransaction, lockRowsSkipLocked } from '../db/dialect.ts';
+import { inTransaction, limitLiteral, lockRowsSkipLocked } from '../db/dialect.ts';
 import type { JobsTable } from '../db/types.ts';
 import { defaultMaxAttempts, type Job, type JobKind, type JobState } from './types.ts';
 
@@ -118,7 +118,7 @@ function claimable(db: Db, request: ClaimRequest, limit: number) {
     .where('kind', 'in', request.kinds)
     .orderBy('run_at')
     .orderBy('id')
-    .limit(limit);
+    .limit(limitLiteral(limit));
   return request.ids === undefined ? query : query.where('id', 'in', request.ids.length > 0 ? [...request.ids] : ['']);
 }
 
@@ -223,7 +223,7 @@ export async function requeueJob(db: Db, id: string, now: string): Promise<boole
 
 /** The newest jobs of a kind, newest first. */
 export async function listJobs(db: Db, kind: string, limit: number): Promise<Job[]> {
-  const rows = await db.kysely.selectFrom('jobs').selectAll().where('kind', '=', kind).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db.kysely.selectFrom('jobs').selectAll().where('kind', '=', kind).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(limit)).execute();
   return rows.map(toJob);
 }
 

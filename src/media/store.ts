@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { containsInsensitive, isForeignKeyViolation, startsWith, succeedsUnlessTaken } from '../db/dialect.ts';
+import { containsInsensitive, isForeignKeyViolation, limitLiteral, startsWith, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { MediaDerivativesTable, MediaTable, MediaUploadGrantsTable } from '../db/types.ts';
 
 /** The SQL of the media library. */
@@ -25,7 +25,7 @@ export async function findMediaByKey(db: Db, storageKey: string): Promise<MediaR
 
 /** The oldest item holding exactly these bytes. */
 export async function findMediaByHash(db: Db, contentHash: string): Promise<MediaRow | undefined> {
-  return db.kysely.selectFrom('media').selectAll().where('content_hash', '=', contentHash).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+  return db.kysely.selectFrom('media').selectAll().where('content_hash', '=', contentHash).orderBy('created_at').orderBy('id').limit(limitLiteral(1)).executeTakeFirst();
 }
 
 /** The text `q` of `GET /media` looks in. */
@@ -40,7 +40,7 @@ export async function listMedia(db: Db, options: { mimePrefix?: string; text?: s
   if (text !== undefined) query = query.where((eb) => eb.or(searchedColumns.map((column) => containsInsensitive(column, text))));
   const after = options.after;
   if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute();
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitLiteral(options.limit + 1)).execute();
 }
 
 /** Adds a record; false when its storage key is taken (a race with another registration of the key). */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import type { MediaUsageTable } from '../db/types.ts';
+import { limitLiteral } from '../db/dialect.ts';
 
 /** The SQL of `media_usage` (decisions/0045): which entries name which media items. */
 
@@ -63,7 +64,7 @@ export async function countUsingEntries(db: Db, mediaId: string): Promise<number
 export async function usagePage(db: Db, mediaId: string, after: string | undefined, limit: number): Promise<{ entryIds: string[]; rows: UsageRow[] }> {
   let query = db.kysely.selectFrom('media_usage').select('entry_id').distinct().where('media_id', '=', mediaId);
   if (after !== undefined) query = query.where('entry_id', '>', after);
-  const entryIds = (await query.orderBy('entry_id').limit(limit + 1).execute()).map((row) => row.entry_id);
+  const entryIds = (await query.orderBy('entry_id').limit(limitLiteral(limit + 1)).execute()).map((row) => row.entry_id);
   if (entryIds.length === 0) return { entryIds, rows: [] };
   const rows = await db.kysely.selectFrom('media_usage').selectAll().where('media_id', '=', mediaId).where('entry_id', 'in', entryIds.slice(0, limit)).execute();
   return { entryIds, rows };

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
-import { inBoundList } from '../db/dialect.ts';
+import { inBoundList, limitLiteral } from '../db/dialect.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import type { PluginEventsTable } from '../db/types.ts';
 
@@ -53,12 +53,12 @@ export async function queueEvent(tx: Db, row: Omit<QueuedEventRow, 'seq'>): Prom
 
 /** A plain read: whether any event waits for one of `pluginIds`, so an idle poll takes no write lock. */
 export async function hasQueuedEvents(db: Db, pluginIds: readonly string[]): Promise<boolean> {
-  return (await waitingFor(db, pluginIds).select('seq').limit(1).execute()).length > 0;
+  return (await waitingFor(db, pluginIds).select('seq').limit(limitLiteral(1)).execute()).length > 0;
 }
 
 /** The oldest `limit` events waiting for any of `pluginIds`, in the order they happened. */
 export function queuedEventsFor(tx: Db, pluginIds: readonly string[], limit: number): Promise<QueuedEventRow[]> {
-  return waitingFor(tx, pluginIds).selectAll().orderBy('seq').limit(limit).execute();
+  return waitingFor(tx, pluginIds).selectAll().orderBy('seq').limit(limitLiteral(limit)).execute();
 }
 
 /** Takes `pluginIds` off the events they have taken: a row no plugin waits for any more goes. */

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { containsInsensitive } from '../db/dialect.ts';
+import { containsInsensitive, limitLiteral } from '../db/dialect.ts';
 import type { RedirectsTable } from '../db/types.ts';
 
 /** The SQL of redirects and their hits. */
@@ -28,7 +28,7 @@ export async function listRedirects(db: Db, filter: RedirectFilter): Promise<Red
   if (filter.source !== undefined) query = query.where('source', '=', filter.source);
   if (filter.targetMissing !== undefined) query = query.where('target_missing', '=', filter.targetMissing ? 1 : 0);
   if (filter.afterFrom !== undefined) query = query.where('from_path', '>', filter.afterFrom);
-  return query.orderBy('from_path').limit(filter.limit + 1).execute();
+  return query.orderBy('from_path').limit(limitLiteral(filter.limit + 1)).execute();
 }
 
 export async function findRedirect(db: Db, id: string): Promise<RedirectWithHits | undefined> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import type { RevisionsTable } from '../db/types.ts';
+import { limitLiteral } from '../db/dialect.ts';
 
 export type RevisionRow = Selectable<RevisionsTable>;
 /** A revision with its author's display name (null when the save had no user, or the user is gone). */
@@ -24,7 +25,7 @@ export async function findRevision(db: Db, id: string): Promise<NamedRevisionRow
 
 /** Newest first; ids are monotonic ULIDs, so id order is save order. */
 export async function listRevisionRows(db: Db, entryId: string, limit: number): Promise<NamedRevisionRow[]> {
-  return namedRevisions(db).where('revisions.entry_id', '=', entryId).orderBy('revisions.id', 'desc').limit(limit).execute();
+  return namedRevisions(db).where('revisions.entry_id', '=', entryId).orderBy('revisions.id', 'desc').limit(limitLiteral(limit)).execute();
 }
 
 export async function countRevisions(db: Db, entryId: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { insertRows, runCompiled } from '../db/compiled.ts';
 import type { Db } from '../db/connection.ts';
+import { limitLiteral } from '../db/dialect.ts';
 
 /**
  * The SQL of search that is the same on both engines: removing documents (their engine's index and
@@ -70,7 +71,7 @@ export async function suggestTitles(db: Db, prefix: string, limit: number): Prom
             .where('title_key', '<', '')
             .orderBy('title_key')
             .orderBy('entry_id')
-            .limit(0)
+            .limit(limitLiteral(0))
             .as('k'),
         )
         .innerJoin('search_documents as d', (join) => join.onRef('d.entry_id', '=', 'k.entry_id').onRef('d.variant', '=', 'k.variant'))

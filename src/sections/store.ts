@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { containsInsensitive, jsonArrayContainsInsensitive, succeedsUnlessTaken } from '../db/dialect.ts';
+import { containsInsensitive, jsonArrayContainsInsensitive, limitLiteral, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { SectionsTable } from '../db/types.ts';
 
 /** The SQL of sections. */
@@ -24,7 +24,7 @@ export async function listSections(db: Db, filter: SectionFilter): Promise<Secti
     query = query.where(({ or }) => or([containsInsensitive('title', search), containsInsensitive('slug', search), jsonArrayContainsInsensitive(db, 'keywords', search)]));
   }
   if (filter.afterSlug !== undefined) query = query.where('slug', '>', filter.afterSlug);
-  return query.orderBy('slug').limit(filter.limit + 1).execute();
+  return query.orderBy('slug').limit(limitLiteral(filter.limit + 1)).execute();
 }
 
 export async function findSection(db: Db, slug: string): Promise<SectionRow | undefined> {

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { succeedsUnlessTaken } from '../db/dialect.ts';
+import { limitLiteral, succeedsUnlessTaken } from '../db/dialect.ts';
 import type { TaxonomiesTable, TermsTable } from '../db/types.ts';
 
 /** The SQL of taxonomies, their terms and entries' terms. */
@@ -74,7 +74,7 @@ export async function deleteTaxonomy(db: Db, id: string): Promise<void> {
 export async function listTerms(db: Db, taxonomyId: string, options: { afterSlug?: string; limit: number }): Promise<TermRow[]> {
   let query = db.kysely.selectFrom('terms').selectAll().where('taxonomy_id', '=', taxonomyId);
   if (options.afterSlug !== undefined) query = query.where('slug', '>', options.afterSlug);
-  return query.orderBy('slug').limit(options.limit + 1).execute();
+  return query.orderBy('slug').limit(limitLiteral(options.limit + 1)).execute();
 }
 
 /** Every term of a taxonomy in tree order: siblings by their place, ties by slug. */
@@ -149,7 +149,7 @@ export async function termAndDescendants(db: Db, termId: string): Promise<string
  * counted: this only tells few from many, and the list's own filter checks each row.
  */
 export async function countEntriesWithTerms(db: Db, termIds: readonly string[], upTo: number): Promise<number> {
-  const held = db.kysely.selectFrom('entry_terms').select('entry_id').where('term_id', 'in', [...termIds]).limit(upTo).as('held');
+  const held = db.kysely.selectFrom('entry_terms').select('entry_id').where('term_id', 'in', [...termIds]).limit(limitLiteral(upTo)).as('held');
   const row = await db.kysely.selectFrom(held).select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
-import { containsInsensitive, lockRows } from '../db/dialect.ts';
+import { containsInsensitive, limitLiteral, lockRows } from '../db/dialect.ts';
 import type { UsersTable } from '../db/types.ts';
 import { roles } from '../core/roles.ts';
 import type { User } from './schemas.ts';
@@ -30,7 +30,7 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
 
 /** Whether anyone has an account yet (a fresh installation has none). */
 export async function hasAnyUser(db: Db): Promise<boolean> {
-  return (await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+  return (await db.kysely.selectFrom('users').select('id').limit(limitLiteral(1)).executeTakeFirst()) !== undefined;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -46,7 +46,7 @@ export interface UserListFilter {
 
 /** Users in id (creation) order, one row past the page so the caller knows whether more follow. */
 export async function listUserRows(db: Db, filter: UserListFilter): Promise<UserRow[]> {
-  let query = db.kysely.selectFrom('users').selectAll().orderBy('id', 'asc').limit(filter.limit + 1);
+  let query = db.kysely.selectFrom('users').selectAll().orderBy('id', 'asc').limit(limitLiteral(filter.limit + 1));
   if (filter.role !== undefined) query = query.where('role', '=', filter.role);
   if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
   if (filter.search !== undefined) {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { insertRows } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
 import type { AuditEventsTable } from '../../db/types.ts';
+import { limitLiteral } from '../../db/dialect.ts';
 
 export type AuditRow = Selectable<AuditEventsTable>;
 
@@ -33,7 +34,7 @@ export function listAuditEvents(db: Db, filters: AuditFilters, page: { after?: [
     const [at, id] = page.after;
     query = query.where((where) => where.or([where('at', '<', at), where.and([where('at', '=', at), where('id', '<', id)])]));
   }
-  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limitLiteral(page.limit)).execute();
 }
 
 /** Deletes records older than `before`; returns how many. */

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
 import { insertRows } from '../../db/compiled.ts';
 import type { Db } from '../../db/connection.ts';
-import { inTransaction, lockRowsSkipLocked } from '../../db/dialect.ts';
+import { inTransaction, limitLiteral, lockRowsSkipLocked } from '../../db/dialect.ts';
 import { ReadCache } from '../../db/read-cache.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../../db/types.ts';
 
@@ -115,7 +115,7 @@ function claimable(db: Db, now: string, limit: number) {
     )
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')
-    .limit(limit);
+    .limit(limitLiteral(limit));
 }
 
 /**
@@ -198,7 +198,7 @@ export function listDeliveries(db: Db, subscriptionId: string, options: { before
   let query = db.kysely.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId);
   if (options.before !== undefined) query = query.where('id', '<', options.before);
   if (options.state !== undefined) query = query.where('state', '=', options.state);
-  return query.orderBy('id', 'desc').limit(options.limit).execute();
+  return query.orderBy('id', 'desc').limit(limitLiteral(options.limit)).execute();
 }
 
 export async function attemptsOf(db: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
