@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { eventually, expectAccessible, panelSuite, signedInPage } from './support/panel.ts';
+import { eventually, expectAccessible, panelSuite, selectTreeRow, signedInPage } from './support/panel.ts';
 
 /**
  * The panel's taxonomies (issue 33), in Debian's chromium: an admin defines a taxonomy; its terms
@@ -52,6 +52,8 @@ describe('the taxonomies screens', () => {
       expect((await request('POST', `/content/posts/${post.id}/terms/topics`, { termIds: [baking.id] })).status).toBe(200);
       await page.reload();
       const tree = page.getByRole('treegrid', { name: 'Terms of Topics' });
+      // As a person does: the tree puts in the page only the rows in the window, and the page may come back scrolled past it.
+      await tree.scrollIntoViewIfNeeded();
       const row = (label: string) => tree.getByRole('row').filter({ has: page.locator('.tree-node-label', { hasText: new RegExp(`^${label}$`) }) });
       await eventually(() => row('Baking').textContent()).toContain('1 entry');
       expect(await row('Gardening').textContent()).toContain('No entry');
@@ -61,9 +63,10 @@ describe('the taxonomies screens', () => {
       expect(await page.getByRole('link', { name: 'Untagged' }).count()).toBe(0);
       expect(new URL(page.url()).searchParams.get('term')).toBe('topics:baking');
       await page.goBack();
+      // Back, as after the reload.
+      await tree.scrollIntoViewIfNeeded();
 
-      await row('Baking').locator('.tree-node-label').click();
-      await page.getByRole('toolbar', { name: 'Selected: Baking' }).getByRole('button', { name: 'Move out' }).click();
+      await (await selectTreeRow(page, row('Baking'), 'Baking')).getByRole('button', { name: 'Move out' }).click();
       await eventually(() => termTree('topics')).toEqual(['Gardening', 'Cooking', 'Baking']);
       await eventually(() => page.getByRole('status').first().textContent()).toBe('Baking is moved.');
 
@@ -71,19 +74,75 @@ describe('the taxonomies screens', () => {
       await row('Gardening').locator('.tree-node-label').dragTo(row('Cooking').locator('.tree-node-label'));
       await eventually(() => termTree('topics')).toEqual([{ Cooking: ['Gardening'] }, 'Baking']);
 
-      await row('Cooking').locator('.tree-node-label').click();
-      await page.getByRole('toolbar', { name: 'Selected: Cooking' }).getByRole('button', { name: 'Edit' }).click();
+      await (await selectTreeRow(page, row('Cooking'), 'Cooking')).getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit the term Cooking' });
       await dialog.getByLabel('Label').fill('Kitchen');
       await dialog.getByRole('button', { name: 'Save the term' }).click();
       await eventually(() => page.getByRole('status').first().textContent()).toBe('Kitchen is saved.');
 
-      await row('Kitchen').locator('.tree-node-label').click();
-      await page.getByRole('toolbar', { name: 'Selected: Kitchen' }).getByRole('button', { name: 'Delete' }).click();
+      await (await selectTreeRow(page, row('Kitchen'), 'Kitchen')).getByRole('button', { name: 'Delete' }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Delete the term Kitchen?' });
       expect(await confirm.textContent()).toContain('This deletes Kitchen; the term under it moves up to its place.');
       await confirm.getByRole('button', { name: 'Delete the term' }).click();
       await eventually(() => termTree('topics')).toEqual(['Gardening', 'Baking']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens a taxonomy of more than 300 terms at its top level; a term opens by keyboard; a term moved or dragged under another opens it', { timeout: 90_000 }, async () => {
+    // 333 terms: Region 0 with two towns, Regions 1 to 33 with nine each (as few as make it large, the first ones short enough to stay in view).
+    expect((await request('POST', '/taxonomies', { name: 'places', label: 'Places', hierarchical: true, collections: [] })).status).toBe(201);
+    for (let region = 0; region <= 33; region++) {
+      const created = await request('POST', '/taxonomies/places/terms', { slug: `region-${region}`, label: `Region ${region}` });
+      expect(created.status).toBe(201);
+      for (let town = 0; town < (region === 0 ? 2 : 9); town++) {
+        expect((await request('POST', '/taxonomies/places/terms', { slug: `town-${region}-${town}`, label: `Town ${region}.${town}`, parentId: created.body.data.item.id })).status).toBe(201);
+      }
+    }
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
+    try {
+      await page.goto(panel.server.url('/taxonomies/places'));
+      const tree = page.getByRole('treegrid', { name: 'Terms of Places' });
+      await tree.scrollIntoViewIfNeeded();
+      const row = (label: string) => tree.getByRole('row').filter({ has: page.locator('.tree-node-label', { hasText: new RegExp(`^${label.replace('.', '\\.')}$`) }) });
+      await eventually(() => row('Region 0').getAttribute('aria-expanded')).toBe('false');
+      expect(await row('Town 0.0').count()).toBe(0);
+
+      await selectTreeRow(page, row('Region 0'), 'Region 0');
+      await page.keyboard.press('ArrowRight');
+      await eventually(() => row('Town 0.1').getAttribute('aria-level')).toBe('2');
+      expect(await row('Region 0').getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('ArrowLeft');
+      await eventually(() => row('Town 0.0').count()).toBe(0);
+
+      // Under Region 0, collapsed: Region 0 opens to show it, last of its terms.
+      await (await selectTreeRow(page, row('Region 1'), 'Region 1')).getByRole('button', { name: 'Move in' }).click();
+      await eventually(() => page.getByRole('status').first().textContent()).toBe('Region 1 is moved.');
+      expect((await termTree('places')).slice(0, 2)).toEqual([{ 'Region 0': ['Town 0.0', 'Town 0.1', { 'Region 1': Array.from({ length: 9 }, (_, town) => `Town 1.${town}`) }] }, { 'Region 2': Array.from({ length: 9 }, (_, town) => `Town 2.${town}`) }]);
+      expect(await row('Town 0.1').isVisible()).toBe(true);
+      expect(await row('Region 1').getAttribute('aria-level')).toBe('2');
+      expect(await row('Region 1').getAttribute('aria-expanded')).toBe('false');
+
+      // Opened, Region 1 stays open as it moves back out.
+      await selectTreeRow(page, row('Region 1'), 'Region 1');
+      await page.keyboard.press('ArrowRight');
+      await eventually(() => row('Town 1.0').count()).toBe(1);
+      await page.getByRole('toolbar', { name: 'Selected: Region 1' }).getByRole('button', { name: 'Move out' }).click();
+      // Stored (the status already says "Region 1 is moved." from the move in).
+      await eventually(async () => (await termTree('places'))[1]).toEqual({ 'Region 1': Array.from({ length: 9 }, (_, town) => `Town 1.${town}`) });
+      expect(await row('Region 1').getAttribute('aria-level')).toBe('1');
+      expect(await row('Town 1.0').getAttribute('aria-level')).toBe('2');
+      expect(await row('Town 0.0').count()).toBe(1);
+
+      // Dragged onto Region 3, collapsed, Region 2 goes under it, last, and Region 3 opens.
+      await selectTreeRow(page, row('Region 1'), 'Region 1');
+      await page.keyboard.press('ArrowLeft');
+      await eventually(() => row('Town 1.0').count()).toBe(0);
+      await row('Region 2').locator('.tree-node-label').dragTo(row('Region 3').locator('.tree-node-label'));
+      await eventually(async () => (await termTree('places'))[2]).toEqual({ 'Region 3': [...Array.from({ length: 9 }, (_, town) => `Town 3.${town}`), { 'Region 2': Array.from({ length: 9 }, (_, town) => `Town 2.${town}`) }] });
+      expect(await row('Region 3').getAttribute('aria-expanded')).toBe('true');
+      expect(await row('Town 3.0').getAttribute('aria-level')).toBe('2');
     } finally {
       await context.close();
     }

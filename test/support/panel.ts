@@ -20,6 +20,27 @@ import { sessionCookieFor } from './sessions.ts';
 /** What the page shows once it settles; two cores shared with other suites can take seconds, not vitest's default one. */
 export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
+/**
+ * Selects a tree editor's row as a person does, by clicking its label, and answers the toolbar that
+ * names it. A click that the toolbar does not answer within a few seconds is made again, as a person
+ * would, and said on stderr (console.error) with what the toolbar named instead: a clean-clone CI run once waited 30 s
+ * for a selection that never came, and this tells the next such run's log what happened.
+ */
+export async function selectTreeRow(page: Page, row: Locator, name: string): Promise<Locator> {
+  const toolbar = page.getByRole('toolbar', { name: `Selected: ${name}` });
+  for (let attempt = 1; ; attempt++) {
+    await row.locator('.tree-node-label').click();
+    try {
+      await toolbar.waitFor({ timeout: 5_000 });
+      return toolbar;
+    } catch (error) {
+      const named = await page.getByRole('toolbar').first().getAttribute('aria-label');
+      console.error(`selectTreeRow: click ${attempt} on ${name} did not select it; the toolbar says ${JSON.stringify(named)}`);
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 export interface PanelServer {
   t: TestApp;
   origin: string;

@@ -1,10 +1,19 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Button, Collection, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, type Key } from 'react-aria-components';
+import { Button, Collection, ListLayout, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, Virtualizer, type Key } from 'react-aria-components';
 import { useT } from '../i18n/i18n';
 import { dropPlace, indexed, moved, placements, shapeOf, stepsOf, treeOf, type Place, type TreeNode } from './shape';
 import './tree.css';
 
 export type Placement = ReturnType<typeof placements>[number];
+
+/** Every row's height in px, the layout's and tree.css's (`.tree-node`): the virtualizer places rows by it. */
+const rowSize = 44;
+
+/**
+ * Past this many nodes a tree opens with its top level only (decisions/0064): React Aria builds an
+ * item for every node it is given, shown or not, and a collapsed node is given none of its children.
+ */
+const openCollapsedOver = 300;
 
 interface Props<N extends TreeNode<N>> {
   /** Names the tree for a screen reader ("Items of Main navigation"). */
@@ -26,22 +35,37 @@ interface Props<N extends TreeNode<N>> {
  * An ordered tree that people rearrange (issue 33): a node is dragged beside another or, when
  * nested, onto it to go under it (React Aria's tree, whose drag and drop the keyboard drives too), or
  * selected and moved up, down, in (under the node above) and out with the toolbar. A move shows at
- * once and is stored whole by `onMove`; a refusal puts the tree back.
+ * once and is stored whole by `onMove`; a refusal puts the tree back. Only the rows in view (and a
+ * few beyond) are in the document (React Aria's Virtualizer, rows of a fixed height): a taxonomy of
+ * thousands of terms lays out and paints one screen of rows, and the tree still tells a screen
+ * reader how many rows it has (aria-rowcount). A node's children are given to React Aria only while
+ * it is expanded, and a tree of more than `openCollapsedOver` nodes opens collapsed: opening a
+ * taxonomy of thousands of terms builds its top level, not every term.
  */
 export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelOf, detail, rowClassName, onMove, actions }: Props<N>) {
   const t = useT();
   const [selected, setSelected] = useState<string>();
-  const [collapsed, setCollapsed] = useState<ReadonlySet<Key>>(new Set());
   // The tree as last moved, shown while the server stores the move.
   const [pending, setPending] = useState<N[]>();
   const shown = pending ?? nodes;
   const byId = useMemo(() => indexed(shown), [shown]);
   const shape = useMemo(() => shapeOf(shown), [shown]);
   const withChildren = [...byId.values()].filter((node) => node.children.length > 0).map((node) => node.id);
+  // By id, so a node keeps its state through moves; a node that gains children shows them.
+  const [collapsed, setCollapsed] = useState<ReadonlySet<Key>>(() => new Set(byId.size > openCollapsedOver ? withChildren : []));
+  /**
+   * React Aria builds an item for every node in its collection, shown or not: a collapsed node gives
+   * it its first child only. One child is what React Aria needs to know the node has children (the
+   * chevron, aria-expanded, ArrowRight); its TreeItem's `hasChildItems` would not do: version 1.22
+   * does not pass it on to the row's aria-expanded and arrow keys.
+   */
+  const showsChildren = (node: N) => !collapsed.has(node.id);
 
   const move = async (id: string, place: Place | undefined) => {
     const next = place && moved(shape, id, place);
     if (!next) return;
+    // The person sees where it went: the parent it went under is open.
+    if (place.parentId !== null && collapsed.has(place.parentId)) setCollapsed(new Set([...collapsed].filter((key) => key !== place.parentId)));
     setPending(treeOf(next, byId));
     try {
       await onMove(placements(next), byId.get(id)!);
@@ -76,46 +100,50 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
         {nested && step('out')}
         {actions(chosen)}
       </Toolbar>
-      <Tree
-        aria-label={label}
-        className="tree"
-        items={shown}
-        selectionMode="single"
-        selectionBehavior="replace"
-        disallowEmptySelection
-        selectedKeys={selected === undefined ? [] : [selected]}
-        onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
-        expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
-        onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
-        dragAndDropHooks={dragAndDropHooks}
-      >
-        {function row(node: N) {
-          const name = labelOf(node);
-          return (
-            <TreeItem id={node.id} textValue={name} className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}>
-              <TreeItemContent>
-                {({ hasChildItems, isExpanded }) => (
-                  <>
-                    <Button slot="drag" className="tree-node-handle" aria-label={t('tree.drag', { node: name })}>
-                      ⠿
-                    </Button>
-                    {hasChildItems ? (
-                      <Button slot="chevron" className="tree-node-chevron" aria-label={isExpanded ? t('tree.collapse', { node: name }) : t('tree.expand', { node: name })}>
-                        {isExpanded ? '▾' : '▸'}
+      <Virtualizer layout={ListLayout} layoutOptions={{ rowSize }}>
+        <Tree
+          aria-label={label}
+          className="tree"
+          items={shown}
+          selectionMode="single"
+          selectionBehavior="replace"
+          disallowEmptySelection
+          selectedKeys={selected === undefined ? [] : [selected]}
+          onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
+          expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
+          onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
+          dragAndDropHooks={dragAndDropHooks}
+          // React Aria keeps each node's row as first rendered; whether its children are in it depends on this.
+          dependencies={[collapsed]}
+        >
+          {function row(node: N) {
+            const name = labelOf(node);
+            return (
+              <TreeItem id={node.id} textValue={name} className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}>
+                <TreeItemContent>
+                  {({ hasChildItems, isExpanded }) => (
+                    <>
+                      <Button slot="drag" className="tree-node-handle" aria-label={t('tree.drag', { node: name })}>
+                        ⠿
                       </Button>
-                    ) : (
-                      <span className="tree-node-chevron" />
-                    )}
-                    <span className="tree-node-label">{name}</span>
-                    <span className="tree-node-detail">{detail(node)}</span>
-                  </>
-                )}
-              </TreeItemContent>
-              <Collection items={node.children}>{row}</Collection>
-            </TreeItem>
-          );
-        }}
-      </Tree>
+                      {hasChildItems ? (
+                        <Button slot="chevron" className="tree-node-chevron" aria-label={isExpanded ? t('tree.collapse', { node: name }) : t('tree.expand', { node: name })}>
+                          {isExpanded ? '▾' : '▸'}
+                        </Button>
+                      ) : (
+                        <span className="tree-node-chevron" />
+                      )}
+                      <span className="tree-node-label">{name}</span>
+                      <span className="tree-node-detail">{detail(node)}</span>
+                    </>
+                  )}
+                </TreeItemContent>
+                {node.children.length > 0 && <Collection items={showsChildren(node) ? node.children : node.children.slice(0, 1)}>{row}</Collection>}
+              </TreeItem>
+            );
+          }}
+        </Tree>
+      </Virtualizer>
     </>
   );
 }

@@ -73,9 +73,18 @@ export function placements(shape: Shape): { id: string; parentId: string | null;
   return [...shape].flatMap(([parentId, children]) => children.map((id, sortOrder) => ({ id, parentId, sortOrder })));
 }
 
-/** The tree again from a shape, for showing a move at once while the server stores it. */
+/**
+ * The tree again from a shape, for showing a move at once while the server stores it. A node whose
+ * children are the same as before is the same object: the tree's collection keeps what it built for
+ * it, so a move rebuilds the few nodes it changed, not thousands.
+ */
 export function treeOf<N extends TreeNode<N>>(shape: Shape, byId: ReadonlyMap<string, N>, parentId: string | null = null): N[] {
-  return (shape.get(parentId) ?? []).map((id) => ({ ...byId.get(id)!, children: treeOf(shape, byId, id) }));
+  return (shape.get(parentId) ?? []).map((id) => {
+    const node = byId.get(id)!;
+    const children = treeOf(shape, byId, id);
+    const same = children.length === node.children.length && children.every((child, index) => child === node.children[index]);
+    return same ? node : { ...node, children };
+  });
 }
 
 /** Every node by id, at any depth. */

@@ -63,7 +63,7 @@ export function TermForm({ taxonomy, hierarchical, tree, term, id, onDone, extra
       {hierarchical && (
         <div className="setting">
           <label htmlFor={`${id}-parent`}>{t('terms.parent')}</label>
-          <select id={`${id}-parent`} className="field-input" value={parentId} onChange={(event) => setParentId(event.target.value)} aria-describedby={`${id}-parent-error`}>
+          <select id={`${id}-parent`} className="field-input term-parent" value={parentId} onChange={(event) => setParentId(event.target.value)} aria-describedby={`${id}-parent-error`}>
             <option value="">{t('terms.parent.none')}</option>
             {parentChoices(tree, term?.id).map((choice) => (
               <option key={choice.id} value={choice.id}>
