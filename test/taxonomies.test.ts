@@ -124,6 +124,19 @@ describe('taxonomies', () => {
       const moved = expectSuccess(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: apple.id, parentId: null, sortOrder: 0 }, { id: zebra.id, parentId: apple.id, sortOrder: 0 }] }, writer)).items;
       expect(shape(moved)).toEqual([{ apple: [{ zebra: ['mango'] }] }]);
       expect(shape(await tree('shelf'))).toEqual([{ apple: [{ zebra: ['mango'] }] }]);
+      // The whole tree sent for one move (as the panel sends it): only the terms whose place changes are changed.
+      const updatedAt = (nodes: Node[]): Record<string, string> => Object.fromEntries(nodes.flatMap(function all(node: Node): [string, string][] {
+        return [[node.slug, (node as Node & { updatedAt: string }).updatedAt], ...node.children.flatMap(all)];
+      }));
+      const stamped = updatedAt(await tree('shelf'));
+      t.clock.advance(60_000);
+      const whole = [{ id: apple.id, parentId: null, sortOrder: 0 }, { id: mango.id, parentId: apple.id, sortOrder: 0 }, { id: zebra.id, parentId: apple.id, sortOrder: 1 }];
+      expect(shape(expectSuccess(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: whole }, writer)).items)).toEqual([{ apple: ['mango', 'zebra'] }]);
+      const restamped = updatedAt(await tree('shelf'));
+      expect(restamped.apple).toBe(stamped.apple);
+      expect([restamped.mango, restamped.zebra].every((at) => Date.parse(at!) === Date.parse(stamped.zebra!) + 60_000)).toBe(true);
+      expectSuccess(await request('POST', '/taxonomies/shelf/terms/reorder', { terms: [{ id: zebra.id, parentId: apple.id, sortOrder: 0 }, { id: mango.id, parentId: zebra.id, sortOrder: 0 }] }, writer));
+      expect(shape(await tree('shelf'))).toEqual([{ apple: [{ zebra: ['mango'] }] }]);
       // A change of parent by PUT puts the term last among its new siblings.
       const pear = await add('pear', apple.id);
       expectSuccess(await request('PUT', '/taxonomies/shelf/terms/mango', { parentId: apple.id }));

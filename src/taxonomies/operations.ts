@@ -270,7 +270,11 @@ export const reorderTerms = defineOperation({
           at = parents.get(at);
         }
       }
-      await store.placeTerms(db, input.terms, isoNow(ctx.clock));
+      // Only the terms whose place changes are written (and their updatedAt moved): a client may send
+      // the whole tree for one move, and a term left where it was has not changed.
+      const before = new Map(rows.map((row) => [row.id, row]));
+      const moved = input.terms.filter(({ id, parentId, sortOrder }) => before.get(id)!.parent_id !== parentId || before.get(id)!.sort_order !== sortOrder);
+      await store.placeTerms(db, moved, isoNow(ctx.clock));
     });
     return getTermTree.run(ctx, { name: input.name });
   },
