@@ -50,7 +50,7 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
   const shown = pending ?? nodes;
   const byId = useMemo(() => indexed(shown), [shown]);
   const shape = useMemo(() => shapeOf(shown), [shown]);
-  const withChildren = [...byId.values()].filter((node) => node.children.length > 0).map((node) => node.id);
+  const withChildren = useMemo(() => [...byId.values()].filter((node) => node.children.length > 0).map((node) => node.id), [byId]);
   // By id, so a node keeps its state through moves; a node that gains children shows them.
   const [collapsed, setCollapsed] = useState<ReadonlySet<Key>>(() => new Set(byId.size > openCollapsedOver ? withChildren : []));
   /**
@@ -60,6 +60,8 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
    * does not pass it on to the row's aria-expanded and arrow keys.
    */
   const showsChildren = (node: N) => !collapsed.has(node.id);
+  // The same array while neither changes: React Aria rebuilds the tree's rows for new expanded keys.
+  const expandedKeys = useMemo(() => withChildren.filter((id) => !collapsed.has(id)), [withChildren, collapsed]);
 
   const move = async (id: string, place: Place | undefined) => {
     const next = place && moved(shape, id, place);
@@ -110,7 +112,7 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
           disallowEmptySelection
           selectedKeys={selected === undefined ? [] : [selected]}
           onSelectionChange={(keys) => setSelected(keys === 'all' ? undefined : ([...keys].map(String)[0] ?? undefined))}
-          expandedKeys={withChildren.filter((id) => !collapsed.has(id))}
+          expandedKeys={expandedKeys}
           onExpandedChange={(keys) => setCollapsed(new Set(withChildren.filter((id) => !keys.has(id))))}
           dragAndDropHooks={dragAndDropHooks}
           // React Aria keeps each node's row as first rendered; whether its children are in it depends on this.

@@ -43,8 +43,10 @@ export function TaxonomyTerms() {
 
   const store = async (placed: Placement[], term: TermNode) => {
     try {
-      await dataOf(api.POST('/_cms/api/taxonomies/{name}/terms/reorder', { params: { path: { name } }, body: { terms: placed } }));
-      await queryClient.invalidateQueries({ queryKey: ['terms', name] });
+      // The answer is the tree as stored: shown from it, not read again; other reads of the terms are.
+      const stored = await dataOf(api.POST('/_cms/api/taxonomies/{name}/terms/reorder', { params: { path: { name } }, body: { terms: placed } }));
+      queryClient.setQueryData(termTreeQuery(name).queryKey, stored);
+      void queryClient.invalidateQueries({ queryKey: ['terms', name], predicate: (query) => query.queryKey[2] !== 'tree' });
       setNotice(t('terms.moved', { term: term.label }));
     } catch (error) {
       setNotice(messageOf(error));

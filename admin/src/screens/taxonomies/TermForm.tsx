@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
@@ -51,6 +51,18 @@ export function TermForm({ taxonomy, hierarchical, tree, term, id, onDone, extra
       onDone(item.label);
     },
   });
+  // Made again only when the tree changes: a taxonomy of thousands of terms re-rendered them on every
+  // keystroke and on every notice of the screen (React compares the same elements in no time).
+  const termId = term?.id;
+  const choices = useMemo(
+    () =>
+      parentChoices(tree, termId).map((choice) => (
+        <option key={choice.id} value={choice.id}>
+          {`${'— '.repeat(choice.depth)}${choice.label}`}
+        </option>
+      )),
+    [tree, termId],
+  );
   const { at, elsewhere } = refusalOf(save.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -65,11 +77,7 @@ export function TermForm({ taxonomy, hierarchical, tree, term, id, onDone, extra
           <label htmlFor={`${id}-parent`}>{t('terms.parent')}</label>
           <select id={`${id}-parent`} className="field-input term-parent" value={parentId} onChange={(event) => setParentId(event.target.value)} aria-describedby={`${id}-parent-error`}>
             <option value="">{t('terms.parent.none')}</option>
-            {parentChoices(tree, term?.id).map((choice) => (
-              <option key={choice.id} value={choice.id}>
-                {`${'— '.repeat(choice.depth)}${choice.label}`}
-              </option>
-            ))}
+            {choices}
           </select>
           <FieldIssue id={`${id}-parent-error`} message={at('parentId')} />
         </div>
