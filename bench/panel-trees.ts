@@ -8,7 +8,7 @@ import { median } from './process.ts';
 
 /**
  * The panel's tree editors in chromium (issue 33): opening a menu of 500 items and a taxonomy of
- * 2,000 terms (each a tenth at the top, nine under each) from their lists, from the click to the
+ * 2,000 terms five deep (seedTrees) from their lists, from the click to the
  * tree's first screen of rows painted (budget 300 ms each; each opens with its top level only, being
  * over 300 nodes (decisions/0064), and the tree is virtualized, so the rows out of view are not in the
  * document); and moving a term of that
@@ -36,10 +36,17 @@ interface ReorderFigures {
 const openBudgetMs = 300;
 const blockingBudgetMs = 50;
 const menuItems = 500;
-const termCount = 2000;
 const perParent = 9;
+const termCount = 2000;
+const termDepth = 5;
+const topTerms = 17;
+const termsUnder = 3;
 
-/** The menu `big` (custom links) and the taxonomy `subjects`, each a tenth at the top with nine under each. */
+/**
+ * The menu `big` (custom links: a tenth at the top, nine under each) and the taxonomy `subjects`, five
+ * deep as the issue has it: 17 terms at the top, three under each, level by level until there are 2,000
+ * (the fifth level partly filled). A term's label is its path of places: "Subject 3.0.2".
+ */
 export async function seedTrees(ctx: Context): Promise<void> {
   await runOperation(createMenu, ctx, () => ({ name: 'big', label: 'Big menu' }));
   for (let n = 0; n < menuItems / (perParent + 1); n++) {
@@ -47,9 +54,19 @@ export async function seedTrees(ctx: Context): Promise<void> {
     for (let m = 0; m < perParent; m++) await runOperation(createMenuItem, ctx, () => ({ name: 'big', type: 'custom', label: `Page ${n}.${m}`, url: `/section-${n}/page-${m}`, parentId: item.id }));
   }
   await runOperation(createTaxonomy, ctx, () => ({ name: 'subjects', label: 'Subjects', hierarchical: true, collections: [] }));
-  for (let n = 0; n < termCount / (perParent + 1); n++) {
-    const { item } = await runOperation(createTerm, ctx, () => ({ name: 'subjects', slug: `subject-${n}`, label: `Subject ${n}` }));
-    for (let m = 0; m < perParent; m++) await runOperation(createTerm, ctx, () => ({ name: 'subjects', slug: `subject-${n}-${m}`, label: `Subject ${n}.${m}`, parentId: item.id }));
+  let level: { id: string | undefined; path: string }[] = [{ id: undefined, path: '' }];
+  let created = 0;
+  for (let depth = 0; depth < termDepth && created < termCount; depth++) {
+    const next: typeof level = [];
+    for (const parent of level) {
+      for (let place = 0; place < (depth === 0 ? topTerms : termsUnder) && created < termCount; place++) {
+        const path = parent.path === '' ? String(place) : `${parent.path}.${place}`;
+        const { item } = await runOperation(createTerm, ctx, () => ({ name: 'subjects', slug: `subject-${path.replaceAll('.', '-')}`, label: `Subject ${path}`, ...(parent.id ? { parentId: parent.id } : {}) }));
+        next.push({ id: item.id, path });
+        created++;
+      }
+    }
+    level = next;
   }
 }
 
@@ -182,7 +199,7 @@ export async function measureTrees(page: Page, origin: string, runs: number): Pr
 export function printTrees(figures: TreeFigures): void {
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`  Opening a menu of ${figures.menu.items} items from the list of menus, until its first screen of rows is painted (median of ${figures.runs}): ${figures.menu.openMs.toFixed(0)} ms (budget <= ${openBudgetMs} ms: ${met(figures.menu.targetMet)})`);
-  console.log(`  Opening a taxonomy of ${figures.terms.items.toLocaleString('en')} terms from the list of taxonomies, until its first screen of rows is painted (median of ${figures.runs}): ${figures.terms.openMs.toFixed(0)} ms (budget <= ${openBudgetMs} ms: ${met(figures.terms.targetMet)})`);
+  console.log(`  Opening a taxonomy of ${figures.terms.items.toLocaleString('en')} terms five deep from the list of taxonomies, until its first screen of rows is painted (median of ${figures.runs}): ${figures.terms.openMs.toFixed(0)} ms (budget <= ${openBudgetMs} ms: ${met(figures.terms.targetMet)})`);
   const { reorder } = figures;
   console.log(
     `  Moving a term of ${reorder.items.toLocaleString('en')} down with the toolbar (median of ${figures.runs}): shown in ${reorder.shownMs.toFixed(0)} ms, stored in ${reorder.storedMs.toFixed(0)} ms; longest task ${reorder.longestTaskMs.toFixed(0)} ms (budget: no task over ${blockingBudgetMs} ms: ${met(reorder.targetMet)})`,
