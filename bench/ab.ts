@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { encodeCursor } from '../src/core/cursor.ts';
 import { newPostgresSchema } from './context.ts';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
 import { chosenBy, ensureCompiled, folioNodeFlags, freePort, median, probeArgs, root, waitForHttp } from './process.ts';
@@ -35,6 +36,8 @@ interface Side {
   url: string;
   token: string;
   entryId: string;
+  /** An entry made halfway through the seeding: a list's cursor from the middle. */
+  middleId: string;
   child: ChildProcess;
   /** bench/probe.mjs in the side's server. */
   probe: string;
@@ -53,6 +56,8 @@ const scenarios: Scenario[] = [
   { name: 'GET /settings', path: () => '/_cms/api/settings' },
   { name: 'GET entry by id', path: (side) => `/_cms/api/content/ab/${side.entryId}` },
   { name: 'GET list, limit 50, by a field', path: () => '/_cms/api/content/ab?limit=50&orderBy=rank&order=asc' },
+  // The default order (newest first) from the middle: the keyset condition seeks or scans (decisions/0065).
+  { name: 'GET list, 50, a page in the middle', path: (side) => `/_cms/api/content/ab?limit=50&cursor=${encodeCursor([side.middleId])}` },
   { name: 'POST create entry', method: 'POST', path: () => '/_cms/api/content/ab', body: (n) => ({ data: { title: `Created ${n}`, rank: n % 997 } }) },
   { name: 'PUT update entry', method: 'PUT', path: (side) => `/_cms/api/content/ab/${side.entryId}`, body: (n) => ({ data: { rank: n % 997 } }) },
   {
@@ -104,13 +109,14 @@ async function startSide(name: string, tree: string, workDir: string): Promise<S
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/_cms/api/health`);
-  const side = { name, tree, url, token, entryId: '', child, probe: `http://127.0.0.1:${probe.env.BENCH_PROBE_PORT}` };
+  const side = { name, tree, url, token, entryId: '', middleId: '', child, probe: `http://127.0.0.1:${probe.env.BENCH_PROBE_PORT}` };
   await api(side, 'POST', '/_cms/api/schema/collections', { slug: 'ab', label: 'Entries' });
   await api(side, 'POST', '/_cms/api/schema/collections/ab/fields', { slug: 'title', label: 'Title', type: 'string', required: true });
   await api(side, 'POST', '/_cms/api/schema/collections/ab/fields', { slug: 'rank', label: 'Rank', type: 'integer' });
   for (let start = 0; start < entries; start += 50) {
     const created = await Promise.all(Array.from({ length: Math.min(50, entries - start) }, (_, i) => api(side, 'POST', '/_cms/api/content/ab', { data: { title: `Entry ${start + i}`, rank: (start + i) % 997 } })));
     side.entryId ||= created[0]!.data.item!.id;
+    if (start <= entries / 2 && entries / 2 < start + 50) side.middleId = created[entries / 2 - start]!.data.item!.id;
   }
   // What the search scenario searches: published entries of a title and about 300 words, the same on both sides.
   await api(side, 'POST', '/_cms/api/schema/collections', { slug: 'abs', label: 'Searched', supports: ['drafts', 'revisions', 'search'] });

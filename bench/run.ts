@@ -92,7 +92,7 @@ function scenarios(seeded: Seeded): Scenario[] {
       sameWork: { path: '/same/content/bench?limit=50', ratio: 0.6 },
     },
     // The default order (newest first), from the middle entry on: the keyset condition must seek, not scan the entries before it.
-    { name: 'GET list, limit 50, a page in the middle', path: `/_cms/api/content/bench?limit=50&cursor=${encodeCursor([seeded.entryId])}` },
+    { name: 'GET list, 50, a page in the middle', path: `/_cms/api/content/bench?limit=50&cursor=${encodeCursor([seeded.entryId])}` },
     // Before the writes below, which add entries holding no term: the lists by term see the seeded collection.
     { name: 'GET terms, 2,000 five deep, page of 100', path: '/_cms/api/taxonomies/topic/terms?limit=100' },
     { name: 'GET terms, a page in the middle', path: `/_cms/api/taxonomies/topic/terms?limit=100&cursor=${seeded.middleTermCursor}` },
