@@ -54,13 +54,14 @@ export interface Suggestion {
  * sorts after any continuation in byte order on both engines.
  */
 export async function suggestTitles(db: Db, prefix: string, limit: number): Promise<Suggestion[]> {
-  // Compiled once: building the query costs several times what running it does. The key range is read
-  // first, in a subquery of its own, and documents are read by key: no other table is joined, so no
-  // engine's statistics (a one-row collections table beside none for the documents) can make the plan
-  // start anywhere else.
+  // Compiled once per limit: building the query costs several times what running it does, and the
+  // limit is written in (limitLiteral: bound, SQLite prepared it again on every run). The key range is
+  // read first, in a subquery of its own, and documents are read by key: no other table is joined, so
+  // no engine's statistics (a one-row collections table beside none for the documents) can make the
+  // plan start anywhere else.
   return runCompiled(
     db,
-    'search.suggest',
+    `search.suggest:${limit}`,
     (kysely) =>
       kysely
         .selectFrom((keys) =>
@@ -71,14 +72,14 @@ export async function suggestTitles(db: Db, prefix: string, limit: number): Prom
             .where('title_key', '<', '')
             .orderBy('title_key')
             .orderBy('entry_id')
-            .limit(limitLiteral(0))
+            .limit(limitLiteral(limit))
             .as('k'),
         )
         .innerJoin('search_documents as d', (join) => join.onRef('d.entry_id', '=', 'k.entry_id').onRef('d.variant', '=', 'k.variant'))
         .select(['d.collection', 'd.entry_id as id', 'd.slug', 'd.title'])
         .orderBy('k.title_key')
         .orderBy('k.entry_id'),
-    [prefix, `${prefix}\u{10FFFF}`, limit],
+    [prefix, `${prefix}\u{10FFFF}`],
   );
 }
 
