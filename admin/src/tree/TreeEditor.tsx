@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useMemo, useState, type ReactNode } from 'react';
 import { Button, Collection, ListLayout, Toolbar, Tree, TreeItem, TreeItemContent, useDragAndDrop, Virtualizer, type Key } from 'react-aria-components';
 import { useT } from '../i18n/i18n';
 import { dropPlace, indexed, moved, placements, shapeOf, stepsOf, treeOf, type Place, type TreeNode } from './shape';
@@ -72,7 +72,8 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
     try {
       await onMove(placements(next), byId.get(id)!);
     } finally {
-      setPending(undefined);
+      // The stored tree looks as the one shown: React may render it in slices.
+      startTransition(() => setPending(undefined));
     }
   };
   const dropped = (keys: Set<Key>, target: Key, position: 'before' | 'after' | 'on') => {

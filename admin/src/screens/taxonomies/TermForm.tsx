@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { api, dataOf, refusalOf, type Schemas } from '../../api/client';
 import { useT } from '../../i18n/i18n';
 import { FieldIssue } from '../../shell/FieldIssue';
@@ -52,16 +52,19 @@ export function TermForm({ taxonomy, hierarchical, tree, term, id, onDone, extra
     },
   });
   // Made again only when the tree changes: a taxonomy of thousands of terms re-rendered them on every
-  // keystroke and on every notice of the screen (React compares the same elements in no time).
+  // keystroke and on every notice of the screen (React compares the same elements in no time). A
+  // changed tree (a move stored) reaches them deferred, in a render React may interrupt, so the
+  // thousands of options never hold the screen in one task with the tree's own update.
   const termId = term?.id;
+  const choicesOf = useDeferredValue(tree);
   const choices = useMemo(
     () =>
-      parentChoices(tree, termId).map((choice) => (
+      parentChoices(choicesOf, termId).map((choice) => (
         <option key={choice.id} value={choice.id}>
           {`${'— '.repeat(choice.depth)}${choice.label}`}
         </option>
       )),
-    [tree, termId],
+    [choicesOf, termId],
   );
   const { at, elsewhere } = refusalOf(save.error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
