@@ -273,7 +273,10 @@ export const reorderTerms = defineOperation({
       // Only the terms whose place changes are written (and their updatedAt moved): a client may send
       // the whole tree for one move, and a term left where it was has not changed.
       const before = new Map(rows.map((row) => [row.id, row]));
-      const moved = input.terms.filter(({ id, parentId, sortOrder }) => before.get(id)!.parent_id !== parentId || before.get(id)!.sort_order !== sortOrder);
+      const moved = input.terms.filter(({ id, parentId, sortOrder }) => {
+        const was = before.get(id)!;
+        return was.parent_id !== parentId || was.sort_order !== sortOrder;
+      });
       await store.placeTerms(db, moved, isoNow(ctx.clock));
     });
     return getTermTree.run(ctx, { name: input.name });

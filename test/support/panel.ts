@@ -23,8 +23,8 @@ export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, {
 /**
  * Selects a tree editor's row as a person does, by clicking its label, and answers the toolbar that
  * names it. A click that the toolbar does not answer within a few seconds is made again, as a person
- * would, and said on stderr (console.error) with what the toolbar named instead: a clean-clone CI run once waited 30 s
- * for a selection that never came, and this tells the next such run's log what happened.
+ * would, and said on stderr with what the toolbar named instead: a click made while the tree
+ * re-renders can be lost (decisions/0064), and the log says when it happened.
  */
 export async function selectTreeRow(page: Page, row: Locator, name: string): Promise<Locator> {
   const toolbar = page.getByRole('toolbar', { name: `Selected: ${name}` });
