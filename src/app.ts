@@ -10,6 +10,8 @@ import { signInRoutes } from './auth/sign-in-routes.ts';
 import { pageRoutes, pagesBasePath } from './auth/pages.ts';
 import { siteArchiveRoutes } from './archive/routes.ts';
 import { landingPath } from './auth/return-path.ts';
+import type { ImportPayload } from './import/job/job.ts';
+import type { ChildProcessJob } from './jobs/child-process.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { Context } from './core/context.ts';
@@ -85,6 +87,8 @@ export interface AppDependencies {
   plugins?: PluginHost;
   /** Where the built administration panel lies; default dist/admin/ (panel/files.ts). */
   panelDir?: string;
+  /** How an import a request waits for is run; default in this process (import/job/job.ts). */
+  importJobProcess?: ChildProcessJob<ImportPayload>;
 }
 
 /**
@@ -107,7 +111,7 @@ function originOf(url: string): string {
 }
 
 /** Builds the whole HTTP application from its dependencies; `serve`, the tests and the benchmarks all use this. */
-export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins, panelDir = builtPanelDir }: AppDependencies): Hono<AppEnv> {
+export function createApp({ config, db, log, storage, clock = systemClock, routes = apiRoutes, credentials = [oauthAccessTokens, bearerTokens, sessionCookies(config)], entryListeners = EntryListeners.of(), mailer = createMailer(config, log), plugins, panelDir = builtPanelDir, importJobProcess }: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   const https = config.publicUrl?.startsWith('https:') ?? false;
@@ -122,7 +126,7 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
     let base: Omit<Context, 'principal'> | undefined;
     let authenticated: Promise<Context> | undefined;
     const baseOf = () =>
-      (base ??= { db: db.forRequest(), clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer, plugins });
+      (base ??= { db: db.forRequest(), clock, config, log: c.get('log'), entryListeners, storage, baseUrl: config.publicUrl ?? originOf(c.req.url), clientAddress: clientAddress(c, config.trustProxy), mailer, plugins, importJobProcess });
     return (authenticate) => {
       const shared = baseOf();
       if (!authenticate) return Promise.resolve({ ...shared, principal: null });

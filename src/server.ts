@@ -15,6 +15,7 @@ import { configuredBaseUrl, type Config } from './config.ts';
 import { databaseLocation, openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { openStorage } from './media/storage/open.ts';
+import { inChildProcess } from './jobs/child-process.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { guardProcess } from './http/escaped-errors.ts';
 import type { MediaStorage } from './media/storage/types.ts';
@@ -25,8 +26,11 @@ import { loadPlugins } from './plugins/loader.ts';
 /** The README's command for the first admin, which a fresh installation needs before anything else. */
 const firstAdminArgs = 'admin create --email ada@example.com --name "Ada Lovelace"';
 
-/** Every kind of background job this server runs. */
+/** Every kind of background job this server runs, each run in this process. */
 export const jobKinds = [publishScheduledJob, importJob, siteExportJob];
+
+/** The module a server starts to run an import in (its own source's kind: compiled, or TypeScript under tsx). */
+const jobProcessEntry = new URL(`./job-process${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url);
 
 export interface RunningServer {
   url: string;
@@ -57,7 +61,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // Jobs write entries too (scheduled publication): they tell the same listeners as the requests.
   const entryListeners = EntryListeners.of();
   const mailer = createMailer(config, log);
-  const app = createApp({ config, db, log, storage, entryListeners, mailer, plugins });
+  // An import runs in a process of its own (docs/decisions/0066), whether a request waits for it or the runner took it up.
+  const importJobProcess = inChildProcess(importJob, jobProcessEntry);
+  const app = createApp({ config, db, log, storage, entryListeners, mailer, plugins, importJobProcess });
   let server: ServerType;
   try {
     server = await listen(app.fetch, config);
@@ -80,8 +86,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info(`setup: create the first admin in your browser at ${publicAddress}${setupPagePath}?secret=${setupSecret} (this link works until setup is complete)`);
   }
   if (!hasUsers) log.info(`no users yet: create the first admin in another terminal, with your own email and name: ${folioCommand(config.database, firstAdminArgs)}`);
-  const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: publicAddress, plugins };
-  const jobs = createJobRunner(background, { jobs: jobKinds, concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
+  const background = { db, clock: systemClock, config, log, entryListeners, storage, baseUrl: publicAddress, plugins, importJobProcess };
+  const jobs = createJobRunner(background, { jobs: jobKinds.map((kind) => (kind === importJob ? importJobProcess : kind)), concurrency: config.jobConcurrency, intervalMs: config.schedulerIntervalMs, leaseMs: config.jobLeaseMs });
   jobs.start();
   const pluginWork = plugins.startBackground(background);
   const housekeeping = startHousekeeping(background);
@@ -97,6 +103,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await jobs.stop();
+        importJobProcess.close();
         await pluginWork.stop();
         await housekeeping.stop();
         await mailer.idle();

@@ -31,6 +31,8 @@ export const analyzeImport = defineOperation({
   name: 'import.analyze',
   access: importAccess,
   async run(ctx, input: { form: 'json'; value: z.output<typeof HostedAnalyzeBody> } | { form: 'multipart'; parts: MultipartBody }): Promise<AnalysisView> {
+    // An import usually follows its analysis: the process that will run it starts loading now.
+    ctx.importJobProcess?.warm(ctx.log);
     if (input.form === 'json') return analyzeSite(ctx, input.value.source, { type: 'oauth', url: input.value.url, accessToken: input.value.accessToken });
     const upload = await receiveUpload(ctx, input.parts, []);
     return analyzeUpload(ctx, fileSource, upload);
@@ -54,6 +56,7 @@ export const connectCallback = defineOperation({
   name: 'import.connectCallback',
   access: importAccess,
   async run(ctx, input: z.output<typeof CallbackQuery>): Promise<AnalysisView> {
+    ctx.importJobProcess?.warm(ctx.log);
     return finishConnection(ctx, input);
   },
 });
@@ -135,6 +138,8 @@ export const listImportJobs = defineOperation({
 /** Form B's analysis, or form A's file analysed: the import queued, and whether to stream. */
 async function queueImport(ctx: AuthorizedContext, body: ExecuteInput['body']): Promise<{ job: ImportJobView; stream: boolean }> {
   if (body.form === 'json') return { job: await startImport(ctx, body.value), stream: body.value.stream };
+  // Form A: the file is analysed first, while the process that will run the import loads.
+  ctx.importJobProcess?.warm(ctx.log);
   const upload = await receiveUpload(ctx, body.parts, ['config']);
   let config: z.output<typeof ExecuteConfig>;
   try {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { systemPrincipal } from '../../core/context.ts';
 import type { AuthorizedContext } from '../../core/operation.ts';
+import type { ChildProcessJob } from '../../jobs/child-process.ts';
 import { defineJob, type JobKind } from '../../jobs/types.ts';
 import { readSettings } from '../../settings/read.ts';
 import { analysisInput, summaryOf } from '../analysis.ts';
@@ -31,6 +32,16 @@ export const importPayload = z.object({
 });
 
 export type ImportPayload = z.infer<typeof importPayload>;
+
+declare module '../../core/context.ts' {
+  interface ContextServices {
+    /**
+     * The import job as this process runs it: a server hands it to a process of its own
+     * (jobs/child-process.ts, docs/decisions/0066); absent, it runs here (the CLI, tests).
+     */
+    importJobProcess?: ChildProcessJob<ImportPayload>;
+  }
+}
 
 export const importKind: JobKind<ImportPayload> = { kind: 'import.run', payload: importPayload, maxAttempts: 10 };
 

@@ -10,7 +10,8 @@ import type { ImportJobView } from '../schemas.ts';
  * `POST /import/legacy/execute` answers when the import is done (issue 29, item 19), so the request
  * runs the job it queued, in its own process, as the CLI does: a runner told to run that job only,
  * claiming it with a lease like any runner, so no other process runs it at the same time, and if the
- * process dies the lease runs out and any process resumes it. Nothing here listens to the request's
+ * process dies the lease runs out and any process resumes it. A server runs the job's work in a
+ * process of its own (`importJobProcess`), so the import does not slow the requests it answers. Nothing here listens to the request's
  * abort: a client that hangs up leaves the job running to its end.
  */
 
@@ -31,7 +32,7 @@ export function hasFinished(job: { state: string }): boolean {
  */
 export async function runImportHere(ctx: AuthorizedContext, jobId: string): Promise<Job> {
   const { principal: _principal, actor: _actor, ...jobCtx } = ctx;
-  const runner = createJobRunner(jobCtx, { jobs: [importJob], concurrency: 1, intervalMs: pollMs, leaseMs: ctx.config.jobLeaseMs, only: [jobId] });
+  const runner = createJobRunner(jobCtx, { jobs: [ctx.importJobProcess ?? importJob], concurrency: 1, intervalMs: pollMs, leaseMs: ctx.config.jobLeaseMs, only: [jobId] });
   try {
     for (;;) {
       await runner.runDue();
