@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { residentMb } from './body-burst.ts';
 import { alternatingLoads, type HttpLoad } from './http-load.ts';
 import { makeDistinct, uploadFile, writeJpeg, writePdf } from './media-files.ts';
-import { freePort, startFolio, waitForHttp } from './process.ts';
+import { freePort, median, startFolio, waitForHttp } from './process.ts';
 
 /**
  * Issue 9's media figures, on a fresh Folio server with local storage in the bench's temp dir:
@@ -189,11 +189,6 @@ async function load(url: string, connections: number, duration: number): Promise
   const result = await autocannon({ url, connections, duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, megabytesPerSecond: result.throughput.average / 1e6 };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** The figures in run.ts's style: value, what it is compared with, ratio, and the issue's target met or not. */

@@ -115,7 +115,7 @@ async function wizardImport(workDir: string, file: string, round: number): Promi
   }
 }
 
-export async function measureWizardImport(workDir: string, posts = Number(process.env.BENCH_WIZARD_POSTS ?? 10_000), rounds = Number(process.env.BENCH_WIZARD_ROUNDS ?? 2)): Promise<WizardImportFigures> {
+export async function measureWizardImport(workDir: string, posts = Number(process.env.BENCH_WIZARD_POSTS ?? 10_000), rounds = Number(process.env.BENCH_WIZARD_ROUNDS ?? 4)): Promise<WizardImportFigures> {
   const file = path.join(workDir, `wizard-export-${posts}.xml`);
   await pipeline(generatedExport({ posts, contentBytes: 800, site: `https://bench-wizard-${posts}.example.com` }), fs.createWriteStream(file));
   const cli: number[] = [];

@@ -62,7 +62,7 @@ const seededEntries = Number(process.env.BENCH_ENTRIES ?? 10_000);
 /**
  * BENCH_ONLY narrows a run when working on one area: `media` measures the media figures alone, `import`
  * the WordPress import alone (BENCH_IMPORT_SMALL, BENCH_IMPORT_LARGE posts; default 10,000 and 50,000),
- * `import-wizard` the panel's import wizard against the CLI (BENCH_WIZARD_POSTS, BENCH_WIZARD_ROUNDS; default 10,000 and 2),
+ * `import-wizard` the panel's import wizard against the CLI (BENCH_WIZARD_POSTS, BENCH_WIZARD_ROUNDS; default 10,000 and 4),
  * `import-media` its media download and URL rewrite alone (BENCH_IMPORT_IMAGES images, default 500;
  * BENCH_REWRITE_ENTRIES entries and BENCH_REWRITE_MAP URLs, default 20,000 and 5,000); any other value,
  * `transform-limits` the image transform limits alone (decisions/0033) on a database holding only an admin;
