@@ -19,6 +19,33 @@ export function residentMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return kb / 1024;
 }
 
+/**
+ * The largest peak resident memory of `pid`'s child processes while this runs, in MB: a server runs
+ * an import in a process of its own (docs/decisions/0066), which ends with the job, so its peak is
+ * read as it goes (every 100 ms; VmHWM, so a peak between two reads still counts).
+ */
+export function followChildrenPeak(pid: number): { stop(): number } {
+  let peakMb = 0;
+  const sample = () => {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    for (const child of children) {
+      try {
+        peakMb = Math.max(peakMb, residentMb(Number(child), 'VmHWM'));
+      } catch {
+        // Gone between the two reads: its last sample stands.
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peakMb;
+    },
+  };
+}
+
 export async function measureBodyBurst(databaseUrl: string, mediaDir: string, token: string, requests = 40, bodyBytes = 10 * 1024 * 1024): Promise<BodyBurstFigures> {
   const port = await freePort();
   const server = startFolio({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: mediaDir });

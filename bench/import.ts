@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { generatedCounts, generatedExport } from '../test/support/wxr-generator.ts';
-import { residentMb } from './body-burst.ts';
+import { followChildrenPeak, residentMb } from './body-burst.ts';
 import { benchAdmin, withBenchContext } from './context.ts';
 import { freePort, startFolio, waitForHttp } from './process.ts';
 
 /**
  * The WordPress import (issue 15): a generated export streamed to a fresh server, analysed, prepared
- * and imported as the API's users do. Items per second from `execute` to the job's end, and the
- * server's peak resident memory (VmHWM) over the whole flow, upload included.
+ * and imported as the API's users do. Items per second from `execute` to the job's end, the server's
+ * peak resident memory (VmHWM) over the whole flow, upload included, and that of the process the
+ * server runs the import in (docs/decisions/0066).
  */
 export interface ImportFigures {
   posts: number;
@@ -20,6 +21,7 @@ export interface ImportFigures {
   importMs: number;
   itemsPerSecond: number;
   peakRssMb: number;
+  importProcessPeakRssMb: number;
 }
 
 /** `commentsPerPost`: comments on each post (pages have none), imported with their posts. */
@@ -29,8 +31,10 @@ export async function measureImport(workDir: string, posts: number, contentBytes
   await pipeline(generatedExport({ posts, contentBytes, site: `https://bench-${name}.example.com`, comments: commentsPerPost }), fs.createWriteStream(file));
   const { server, base, headers } = await startImportServer(workDir, `import-${name}`);
   try {
+    const importProcess = followChildrenPeak(server.pid!);
     const { analyzeMs, importMs } = await importFile(base, headers, file);
-    return { posts, comments: generatedCounts(posts).posts * commentsPerPost, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM') };
+    const importProcessPeakRssMb = importProcess.stop();
+    return { posts, comments: generatedCounts(posts).posts * commentsPerPost, fileMb: fs.statSync(file).size / 1024 / 1024, analyzeMs, importMs, itemsPerSecond: posts / (importMs / 1000), peakRssMb: residentMb(server.pid!, 'VmHWM'), importProcessPeakRssMb };
   } finally {
     server.kill('SIGTERM');
     fs.rmSync(file, { force: true });
@@ -86,7 +90,7 @@ export function printImport(figures: ImportFigures[]): void {
   for (const run of figures) {
     console.log(
       `  ${run.posts} posts${run.comments > 0 ? ` with ${run.comments} comments` : ''}, ${run.fileMb.toFixed(0)} MB: analyse ${(run.analyzeMs / 1000).toFixed(1)} s, import ${(run.importMs / 1000).toFixed(1)} s ` +
-        `(${run.itemsPerSecond.toFixed(0)} items/s), server peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+        `(${run.itemsPerSecond.toFixed(0)} items/s), server peak RSS ${run.peakRssMb.toFixed(0)} MB, its import process's ${run.importProcessPeakRssMb.toFixed(0)} MB`,
     );
   }
 }
