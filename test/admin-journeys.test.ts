@@ -1,11 +1,11 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceWithPasskeys } from './support/browser.ts';
 import { api, createCollection, createEntry, expectCreated } from './support/content.ts';
 import { expectSuccess } from './support/harness.ts';
 import { testJobRunner } from './support/jobs.ts';
 import { tinyPng } from './support/media.ts';
-import { eventually, expectAccessible, framesAfterClosing, hasFocus, panelSuite, signedInPage } from './support/panel.ts';
+import { eventually, expectAccessible, framesAfterClosing, hasFocus, panelSuite, signedInPage, tabTo } from './support/panel.ts';
 import { sessionCookieFor } from './support/sessions.ts';
 
 /**
@@ -39,15 +39,6 @@ async function publicEntry(id: string) {
 }
 
 const entryIdOf = (page: Page) => /\/content\/stories\/([0-9A-Z]{26})$/.exec(page.url())?.[1];
-
-/** Presses Tab until `target` has the focus, as a keyboard user moves through a page; fails after `limit` presses. */
-async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
-  for (let presses = 0; presses < limit; presses++) {
-    if ((await target.count()) === 1 && (await hasFocus(target))) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${String(target)} in ${limit} presses`);
-}
 
 describe('journeys through the panel', () => {
   it('from signing in with a passkey to a published entry, with the keyboard alone', { timeout: 120_000 }, async () => {

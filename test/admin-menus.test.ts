@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { api, createCollection, createEntry } from './support/content.ts';
-import { eventually, expectAccessible, panelSuite, selectTreeRow, signedInPage } from './support/panel.ts';
+import { eventually, expectAccessible, hasFocus, panelSuite, selectTreeRow, signedInPage, tabTo } from './support/panel.ts';
 
 /**
  * The panel's menus (issue 33), in Debian's chromium: an Editor creates a menu, adds a link to an
@@ -128,6 +128,59 @@ describe('the menus screens', () => {
       await page.mouse.up();
       await page.getByRole('toolbar', { name: 'Selected: Help' }).waitFor({ timeout: 5_000 });
       expect(await menuTree('footer')).toEqual(['Shop', 'Home', 'Help']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('builds a menu three levels deep with the keyboard alone', { timeout: 90_000 }, async () => {
+    expect((await request('POST', '/menus', { name: 'sitemap', label: 'Sitemap' })).status).toBe(201);
+    const { user: editor } = await panel.t.userWithToken(roles.editor, ['content:read']);
+    const { context, page } = await signedInPage(panel.browser, panel.server, editor.id);
+    try {
+      await page.goto(panel.server.url('/menus/sitemap'));
+      const addItem = page.getByRole('region', { name: 'Add an item' });
+      for (const label of ['Alpha', 'Beta', 'Gamma']) {
+        await tabTo(page, addItem.getByRole('textbox', { name: 'Address' }));
+        await page.keyboard.type(`/${label.toLowerCase()}`);
+        await tabTo(page, addItem.getByLabel('Label', { exact: true }));
+        await page.keyboard.type(label);
+        await tabTo(page, addItem.getByRole('button', { name: 'Add the item' }));
+        await page.keyboard.press('Enter');
+        await eventually(() => page.getByRole('status').first().textContent()).toBe(`${label} is added.`);
+      }
+      const tree = page.getByRole('treegrid', { name: 'Items of Sitemap' });
+      const row = (label: string) => tree.getByRole('row').filter({ hasText: label });
+      await eventually(() => tree.getByRole('row').count()).toBe(3);
+
+      // Into the tree, to its first row and down to the one to move (the keys select as they go), then to the toolbar's step.
+      const moveIn = async (label: string) => {
+        // The tree is one stop of Tab: it gives the focus to its last focused row, or its first.
+        for (let presses = 0; !(await tree.evaluate((element) => element.contains(element.ownerDocument.activeElement))); presses++) {
+          if (presses === 60) throw new Error('Tab never reached the tree');
+          await page.keyboard.press('Tab');
+        }
+        await page.keyboard.press('Home');
+        for (let presses = 0; !(await hasFocus(row(label))); presses++) {
+          if (presses === 5) throw new Error(`the arrow keys never reached ${label}`);
+          await page.keyboard.press('ArrowDown');
+        }
+        const toolbar = page.getByRole('toolbar', { name: `Selected: ${label}` });
+        await toolbar.waitFor();
+        // Back to the toolbar before the tree, which Tab enters at its end: left to the step.
+        await page.keyboard.press('Shift+Tab');
+        for (let presses = 0; !(await hasFocus(toolbar.getByRole('button', { name: 'Move in' }))); presses++) {
+          if (presses === 8) throw new Error(`the arrow keys never reached Move in: the focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`);
+          await page.keyboard.press('ArrowLeft');
+        }
+        await page.keyboard.press('Enter');
+        await eventually(() => page.getByRole('status').first().textContent()).toBe(`${label} is moved.`);
+      };
+      await moveIn('Gamma');
+      await eventually(() => menuTree('sitemap')).toEqual(['Alpha', { Beta: ['Gamma'] }]);
+      await moveIn('Beta');
+      await eventually(() => menuTree('sitemap')).toEqual([{ Alpha: [{ Beta: ['Gamma'] }] }]);
+      await expectAccessible(page, 'a menu three levels deep');
     } finally {
       await context.close();
     }

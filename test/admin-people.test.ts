@@ -1,16 +1,24 @@
 import type { Page } from 'playwright-core';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { deferredMailer, type Mail } from '../src/auth/mail.ts';
 import { roles } from '../src/core/roles.ts';
+import { deviceWithPasskeys } from './support/browser.ts';
 import { api } from './support/content.ts';
 import { describedBy, eventually, expectAccessible, expectAdminsOnly, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
  * The panel's people screen (issue 33), in Debian's chromium: an admin finds people by name and role,
- * sees when each last signed in, invites someone, changes a role, disables and enables a person
- * (whose token stops and starts working), and sees the server's refusal at its field; an Editor is
- * offered none of it.
+ * sees when each last signed in, invites someone (who accepts in a browser of their own and signs
+ * in), changes a role, disables and enables a person (whose token stops and starts working), and sees
+ * the server's refusal at its field; an Editor is offered none of it.
  */
-const panel = panelSuite();
+const mails: Mail[] = [];
+const mailer = deferredMailer(true, pino({ level: 'silent' }), async (mail) => void mails.push(mail));
+const panel = panelSuite({ mailer });
+
+/** On a loaded machine the sign-in pages' answers and the panel's first load take seconds. */
+const slowMachine = { timeout: 20_000 };
 
 const readUser = async (id: string) => (await panel.t.request('GET', `${api}/admin/users/${id}`, { token: panel.t.adminToken })).body.data.item;
 const status = (page: Page) => page.getByRole('status').first().textContent();
@@ -67,7 +75,7 @@ describe('the people screen', () => {
     }
   });
 
-  it('invites someone with a role, and shows at the field that an address is taken', { timeout: 60_000 }, async () => {
+  it('invites someone with a role, who accepts in a browser of their own and signs in; shows at the field that an address is taken', { timeout: 90_000 }, async () => {
     const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
     try {
       await page.goto(panel.server.url('/people'));
@@ -79,6 +87,30 @@ describe('the people screen', () => {
       const invitation = await panel.t.db.kysely.selectFrom('invitations').select(['email', 'role']).where('email', '=', 'new.author@example.com').executeTakeFirst();
       expect(invitation).toEqual({ email: 'new.author@example.com', role: roles.author });
       expect(await email.inputValue()).toBe('');
+
+      // The invited person, in a browser of their own with a passkey device: joins, then signs in again.
+      await mailer.idle();
+      const link = mails.find((mail) => mail.to === 'new.author@example.com')!.link;
+      const invited = await deviceWithPasskeys(panel.browser);
+      try {
+        await invited.page.goto(link);
+        await expect.poll(() => invited.page.locator('main').textContent(), slowMachine).toContain('new.author@example.com');
+        await invited.page.getByLabel('Your name').fill('Nell Author');
+        await invited.page.getByRole('button', { name: 'Join and create a passkey' }).click();
+        await invited.page.waitForURL(panel.server.url('/'), slowMachine);
+        await invited.page.goto(panel.server.url('/account'));
+        await expect.poll(() => invited.page.getByText('Signed in as Nell Author (new.author@example.com)', { exact: true }).count(), slowMachine).toBe(1);
+        await invited.page.getByRole('button', { name: 'Sign out' }).click();
+        await invited.page.waitForURL(`${panel.server.origin}/_cms/sign-in`, slowMachine);
+        await invited.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+        await invited.page.waitForURL(panel.server.url('/'), slowMachine);
+        await invited.page.goto(panel.server.url('/account'));
+        await expect.poll(() => invited.page.getByText('Signed in as Nell Author (new.author@example.com)', { exact: true }).count(), slowMachine).toBe(1);
+      } finally {
+        await invited.context.close();
+      }
+      const people: { email: string; name: string; role: number }[] = (await panel.t.request('GET', `${api}/admin/users`, { token: panel.t.adminToken })).body.data.items;
+      expect(people.filter((user) => user.email === 'new.author@example.com').map((user) => [user.name, user.role])).toEqual([['Nell Author', roles.author]]);
 
       await email.fill(panel.t.admin.email);
       await page.getByRole('button', { name: 'Send invitation' }).click();

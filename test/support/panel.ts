@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } fr
 import pino from 'pino';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../src/app.ts';
+import type { Mailer } from '../../src/auth/mail.ts';
 import { loadPlugins } from '../../src/plugins/loader.ts';
 import { roles } from '../../src/core/roles.ts';
 import { launchChromium } from './browser.ts';
@@ -50,13 +51,13 @@ export interface PanelServer {
 }
 
 /** The real app on a free port of localhost (WebAuthn and cookies need a name, not an address). */
-export async function startPanelServer(env: Record<string, string> = {}, options: { plugins?: readonly string[] } = {}): Promise<PanelServer> {
+export async function startPanelServer(env: Record<string, string> = {}, options: { plugins?: readonly string[]; mailer?: Mailer } = {}): Promise<PanelServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   // Shipped plugins by id (plugins/loader.ts), served and called as PLUGINS would have them.
   const plugins = options.plugins && (await loadPlugins(options.plugins, { hookTimeoutMs: 1000 }));
-  const t = await createTestApp({ PUBLIC_URL: origin, ...env }, { plugins });
-  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, plugins });
+  const t = await createTestApp({ PUBLIC_URL: origin, ...env }, { plugins, mailer: options.mailer });
+  const app = createApp({ config: t.config, db: t.db, storage: t.storage, log: pino({ level: 'silent' }), clock: t.clock, plugins, mailer: options.mailer });
   const server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(listening));
   });
@@ -79,7 +80,7 @@ export interface PanelSuite {
 }
 
 /** Starts the server and the browser before the suite's tests and stops them after; read its fields inside the tests. */
-export function panelSuite(options: { plugins?: readonly string[]; env?: Record<string, string> } = {}): PanelSuite {
+export function panelSuite(options: { plugins?: readonly string[]; env?: Record<string, string>; mailer?: Mailer } = {}): PanelSuite {
   const suite = {} as PanelSuite;
   beforeAll(async () => {
     suite.server = await startPanelServer(options.env, options);
@@ -172,6 +173,15 @@ export function framesAfterClosing(page: Page): Promise<void> {
     const frame = (globalThis as unknown as { requestAnimationFrame: (callback: () => void) => void }).requestAnimationFrame;
     return new Promise<void>((resolve) => frame(() => frame(() => frame(() => resolve()))));
   });
+}
+
+/** Presses Tab until `target` has the focus, as a keyboard user moves through a page; fails after `limit` presses. */
+export async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+  for (let presses = 0; presses < limit; presses++) {
+    if ((await target.count()) === 1 && (await hasFocus(target))) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${String(target)} in ${limit} presses`);
 }
 
 /** Whether the element has the focus of its page. */
