@@ -170,7 +170,7 @@ describe('the menus screens', () => {
         // Back to the toolbar before the tree, which Tab enters at its end: left to the step.
         await page.keyboard.press('Shift+Tab');
         for (let presses = 0; !(await hasFocus(toolbar.getByRole('button', { name: 'Move in' }))); presses++) {
-          if (presses === 8) throw new Error(`the arrow keys never reached Move in: the focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`);
+          if (presses === 8) throw new Error(`the arrow keys never reached Move in: the focus is on ${await page.evaluate('document.activeElement?.outerHTML.slice(0, 200)')}`);
           await page.keyboard.press('ArrowLeft');
         }
         await page.keyboard.press('Enter');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, createCollection, createEntry } from './support/content.ts';
+import { expectSuccess } from './support/harness.ts';
+import { tinyPng, uploadMedia } from './support/media.ts';
 import { describedBy, eventually, expectAccessible, expectAdminsOnly, panelSuite, signedInPage } from './support/panel.ts';
 
 /**
@@ -7,7 +9,8 @@ import { describedBy, eventually, expectAccessible, expectAdminsOnly, panelSuite
  * fields of several types with their rules (a wrong rule refused at its input), moves, changes and
  * deletes a field (told first how many entries lose their value), copies the TypeScript types, and
  * deletes the collection (told how many entries go with it), each step as the API then reads it; it
- * gives fields defaults (one out of the field's rules refused at its input); an Editor is offered none of it.
+ * builds a collection with a field of every type and an entry using all of them; it gives fields
+ * defaults (one out of the field's rules refused at its input); an Editor is offered none of it.
  */
 const panel = panelSuite();
 
@@ -95,6 +98,103 @@ describe('the schema builder', () => {
       await deleteCollection.getByRole('button', { name: 'Delete the collection' }).click();
       await page.getByRole('heading', { name: 'Schema', exact: true, level: 1 }).waitFor();
       expect((await panel.t.request('GET', `${api}/schema/collections/recipes`, { token: panel.t.adminToken })).status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('creates a collection with a field of every type, then an entry using all of them, as the API reads it back', { timeout: 120_000 }, async () => {
+    expectSuccess(await panel.t.request('POST', `${api}/settings`, { token: panel.t.adminToken, body: { timezone: 'UTC' } }));
+    await createCollection(panel.t, 'chefs', [{ slug: 'name', label: 'Name', type: 'string' }], { label: 'Chefs', labelSingular: 'Chef' });
+    const chef = await createEntry(panel.t, 'chefs', { data: { name: 'Julia Child' }, status: 'published' });
+    const photo = await uploadMedia(panel.t, await tinyPng('#c60'), { filename: 'dish.png' });
+    const card = await uploadMedia(panel.t, Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'), { filename: 'card.pdf', type: 'application/pdf' });
+    const { context, page } = await signedInPage(panel.browser, panel.server, panel.t.admin.id);
+    try {
+      await page.goto(panel.server.url('/schema'));
+      const newCollection = page.getByRole('region', { name: 'New collection' });
+      await newCollection.getByLabel('Label', { exact: true }).fill('Plates');
+      await newCollection.getByRole('button', { name: 'Create the collection' }).click();
+      await page.getByRole('heading', { name: 'Schema of Plates', level: 1 }).waitFor();
+      const addField = page.getByRole('region', { name: 'Add a field' });
+      const choices = (lines: string) => () => addField.getByLabel('Choices').fill(lines);
+      const types: [string, string, (() => Promise<void>)?][] = [
+        ['Title', 'Short text'],
+        ['Notes', 'Long text'],
+        ['Weight', 'Number'],
+        ['Servings', 'Whole number'],
+        ['Vegan', 'Yes or no'],
+        ['Served at', 'Date and time'],
+        ['Course', 'One choice', choices('Starter\nMain')],
+        ['Temperature', 'Several choices', choices('Hot\nCold')],
+        ['Method', 'Rich text'],
+        ['Photo', 'Image'],
+        ['Card', 'File'],
+        ['Chef', 'Entry of a collection', async () => void (await addField.getByLabel('Entries of', { exact: true }).selectOption({ label: 'Chefs' }))],
+        ['Extra', 'JSON'],
+        ['Handle', 'Slug'],
+        ['Source', 'Web address'],
+      ];
+      for (const [label, type, fill] of types) {
+        await addField.getByLabel('Label', { exact: true }).fill(label);
+        await addField.getByLabel('Type').selectOption({ label: type });
+        await fill?.();
+        await addField.getByRole('button', { name: 'Add the field' }).click();
+        await eventually(() => page.getByRole('status').first().textContent()).toBe(`The field ${label} is added.`);
+      }
+      const fields = await fieldsOf('plates');
+      expect(new Set(fields.map((field) => field.type))).toEqual(new Set(['string', 'text', 'number', 'integer', 'boolean', 'datetime', 'select', 'multiSelect', 'portableText', 'image', 'file', 'reference', 'json', 'slug', 'url']));
+
+      await page.goto(panel.server.url('/content/plates'));
+      await page.getByRole('link', { name: /^New / }).click();
+      await page.getByLabel('Title').fill('Gratin');
+      await page.getByLabel('Notes').fill('Serve hot.\nWith salad.');
+      await page.getByLabel('Weight').fill('1.25');
+      await page.getByLabel('Servings').fill('4');
+      await page.getByLabel('Vegan').check();
+      await page.getByRole('group', { name: 'Served at' }).getByRole('spinbutton', { name: /month/i }).click();
+      await page.keyboard.type('06152030');
+      await page.keyboard.type('0730');
+      await page.keyboard.type('PM');
+      await page.getByLabel('Course').selectOption('Main');
+      await page.getByRole('group', { name: 'Temperature' }).getByLabel('Hot').check();
+      await page.getByRole('textbox', { name: 'Method' }).click();
+      await page.keyboard.type('Bake for an hour.');
+      await page.getByRole('group', { name: 'Photo' }).getByRole('button', { name: 'Choose from the media library' }).click();
+      await page.getByRole('dialog', { name: 'Choose an image' }).getByRole('button', { name: 'dish.png' }).click();
+      await eventually(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('group', { name: 'Card' }).getByRole('button', { name: 'Choose from the media library' }).click();
+      await page.getByRole('dialog', { name: 'Choose a file' }).getByRole('button', { name: 'card.pdf' }).click();
+      await eventually(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('combobox', { name: 'Chef' }).fill('Julia');
+      await page.getByRole('option', { name: 'Julia Child' }).click();
+      await page.getByLabel('Extra').fill('{"oven": 180}');
+      await page.getByLabel('Handle').fill('gratin-dauphinois');
+      await page.getByLabel('Source').fill('https://example.com/gratin');
+      await expectAccessible(page, 'an entry of every field type');
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await eventually(() => page.getByRole('complementary').getByText('Published', { exact: true }).count()).toBe(1);
+      const id = /\/content\/plates\/([0-9A-Z]{26})$/.exec(page.url())?.[1];
+      expect(id).toBeDefined();
+
+      const item = expectSuccess(await panel.t.request('GET', `${api}/content/plates/${id}`, { token: panel.t.adminToken })).item;
+      expect(item.data).toMatchObject({
+        title: 'Gratin',
+        notes: 'Serve hot.\nWith salad.',
+        weight: 1.25,
+        servings: 4,
+        vegan: true,
+        served_at: '2030-06-15T19:30:00.000Z',
+        course: 'Main',
+        temperature: ['Hot'],
+        photo: { id: photo.id },
+        card: { id: card.id },
+        chef: chef.id,
+        extra: { oven: 180 },
+        handle: 'gratin-dauphinois',
+        source: 'https://example.com/gratin',
+      });
+      expect(JSON.stringify(item.data.method)).toContain('Bake for an hour.');
     } finally {
       await context.close();
     }
