@@ -122,15 +122,7 @@ export function TreeEditor<N extends TreeNode<N>>({ label, nodes, nested, labelO
           {function row(node: N) {
             const name = labelOf(node);
             return (
-              <TreeItem
-                id={node.id}
-                textValue={name}
-                className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}
-                // A draggable row is selected when the pointer is released over it; a tree re-rendered in
-                // between (the stored tree after a move, the screen coming back) loses that click. The
-                // mouse selects as it presses, as file trees do (decisions/0064).
-                onPressStart={(event) => event.pointerType === 'mouse' && setSelected(node.id)}
-              >
+              <TreeItem id={node.id} textValue={name} className={['tree-node', rowClassName?.(node)].filter(Boolean).join(' ')}>
                 <TreeItemContent>
                   {({ hasChildItems, isExpanded }) => (
                     <>
