@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJob } from '../src/import/job/job.ts';
+import { inChildProcess } from '../src/jobs/child-process.ts';
 import { api } from './support/content.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { until } from './support/poll.ts';
@@ -82,5 +85,21 @@ describe('a served import', () => {
     const listed = await call('GET', '/content/posts?limit=1');
     expect(listed.status).toBe(200);
     expect(listed.body.data.items).toHaveLength(1);
+  });
+});
+
+describe('a process started ahead of its import', () => {
+  it('ends when its server stops, never a job having come', { timeout: 60_000 }, async () => {
+    const lines: { msg: string; jobProcess?: number }[] = [];
+    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string; jobProcess?: number }) });
+    const imports = inChildProcess(importJob, new URL('../src/job-process.ts', import.meta.url));
+    imports.warm(log);
+    const jobProcess = lines.find((line) => line.msg === 'job process started ahead of its job')?.jobProcess;
+    expect(jobProcess).toBeGreaterThan(0);
+    // Loaded and listening: from then on it ignores SIGTERM, its parent deciding when it ends.
+    await until(() => lines.some((line) => line.msg === 'job process ready for its job'), 'the process started ahead ready', 30_000);
+    expect(alive(jobProcess!)).toBe(true);
+    imports.close();
+    await until(() => !alive(jobProcess!), 'the process started ahead gone', 10_000);
   });
 });

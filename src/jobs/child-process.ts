@@ -54,7 +54,8 @@ export function inChildProcess<Payload>(definition: JobDefinition<Payload>, entr
   const endSpare = () => {
     if (!spare) return;
     clearTimeout(spare.idle);
-    spare.child.kill();
+    // It holds nothing yet (its database opens with its job), and it ignores SIGTERM (runJobsForParent).
+    spare.child.kill('SIGKILL');
     spare = undefined;
   };
   return {
@@ -80,7 +81,10 @@ export function inChildProcess<Payload>(definition: JobDefinition<Payload>, entr
       // A child waiting for a job keeps nobody alive; a server that exits takes it along (its channel closes).
       forked.child.unref();
       forked.child.channel?.unref();
-      forked.ready.catch(() => undefined);
+      forked.ready.then(
+        () => log.debug({ kind: definition.kind, jobProcess: forked.child.pid }, 'job process ready for its job'),
+        () => undefined,
+      );
       const idle = setTimeout(endSpare, spareIdleMs);
       idle.unref();
       spare = { ...forked, idle };
