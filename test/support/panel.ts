@@ -42,6 +42,25 @@ export async function selectTreeRow(page: Page, row: Locator, name: string): Pro
   }
 }
 
+/**
+ * Drags the row `from` onto the row `to` with the mouse until `moved` says the move is stored (3 tries,
+ * 5 s each), saying on stderr when a drag did not take: like a click, a drag begun while the tree
+ * re-renders can be lost (decisions/0064), and the log says when it happened.
+ */
+export async function dragTreeRow(from: Locator, to: Locator, name: string, moved: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await from.locator('.tree-node-label').dragTo(to.locator('.tree-node-label'));
+    const deadline = Date.now() + 5_000;
+    while (!(await moved())) {
+      if (Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (await moved()) return;
+    console.error(`dragTreeRow: drag ${attempt} of ${name} did not take`);
+    if (attempt === 3) throw new Error(`three drags of ${name} did not take`);
+  }
+}
+
 export interface PanelServer {
   t: TestApp;
   origin: string;
