@@ -147,7 +147,9 @@ describe('the schema builder', () => {
 
       await page.goto(panel.server.url('/content/plates'));
       await page.getByRole('link', { name: /^New / }).click();
-      await page.getByLabel('Title').fill('Gratin');
+      // The editor, not the list it was opened from (whose "Sort by Title" also answers to Title).
+      await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^New /);
+      await page.getByRole('textbox', { name: 'Title' }).fill('Gratin');
       await page.getByLabel('Notes').fill('Serve hot.\nWith salad.');
       await page.getByLabel('Weight').fill('1.25');
       await page.getByLabel('Servings').fill('4');
