@@ -49,7 +49,15 @@ export async function selectTreeRow(page: Page, row: Locator, name: string): Pro
  */
 export async function dragTreeRow(from: Locator, to: Locator, name: string, moved: () => Promise<boolean>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    await from.locator('.tree-node-label').dragTo(to.locator('.tree-node-label'));
+    // As a hand does it: press, move onto the target in steps, pause over it, release. The browser
+    // starts a drag only after the pointer has moved while pressed, and a loaded machine needs the steps.
+    const page = from.page();
+    await from.locator('.tree-node-label').hover();
+    await page.mouse.down();
+    const box = (await to.locator('.tree-node-label').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 12 });
+    await to.locator('.tree-node-label').hover();
+    await page.mouse.up();
     const deadline = Date.now() + 5_000;
     while (!(await moved())) {
       if (Date.now() > deadline) break;
