@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { describeError } from './runner.ts';
 import type { JobContext, JobDefinition, RunningJob } from './types.ts';
 
 /**
@@ -62,7 +63,7 @@ export function inChildProcess<Payload>(definition: JobDefinition<Payload>, entr
     ...definition,
     run(ctx, job) {
       let forked: Forked;
-      if (spare && spare.child.exitCode === null && spare.child.signalCode === null) {
+      if (spare && !hasExited(spare.child)) {
         clearTimeout(spare.idle);
         forked = spare;
         forked.child.ref();
@@ -151,7 +152,7 @@ function runInChild(ctx: JobContext, kind: string, { child, ready }: Forked, job
       }
     });
     // Settled once the child is gone, so a stopped server never closes its database under a child still writing.
-    if (child.exitCode !== null || child.signalCode !== null) settle();
+    if (hasExited(child)) settle();
     else child.once('exit', settle);
     child.once('error', (error) => {
       // Only a child that never started ends here; other errors are a message not delivered, and its exit follows.
@@ -241,8 +242,8 @@ export function runJobsForParent(definitions: readonly JobDefinition<any>[], ope
   }
 }
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {

@@ -146,6 +146,7 @@ class LeaseLostError extends Error {
   }
 }
 
-function describeError(error: unknown): string {
+/** An error as the jobs table keeps it (`last_error`): its message. */
+export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
