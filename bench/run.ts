@@ -20,7 +20,8 @@ import { measureMove, printMove } from './move.ts';
 import { measureTransformLimits, printTransformLimits } from './media-transform-limits.ts';
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { benchCommentBody, benchCommentLimits, seedBenchComments, type SeededComments } from './comments.ts';
-import { chosenBy, freePort, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
+import { profileArgs } from './profile.ts';
+import { chosenBy, folioNodeFlags, freePort, median, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
 import { measureAgainst } from './ab.ts';
 import { measureSchemaChanges } from './schema-change.ts';
@@ -42,6 +43,14 @@ import { measureWizardImport, printWizardImport } from './panel-import.ts';
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/**
+ * The baselines run with Folio's V8 flags (its young generation's size, its old generation's growth):
+ * what they are measured against is Folio's code, not its memory settings (docs/decisions/0067).
+ * BENCH_BASELINE_V8=default runs them with V8's own, as before.
+ */
+const baselineNodeFlags = () => (process.env.BENCH_BASELINE_V8 === 'default' ? [] : folioNodeFlags());
+/** How many turns each of Folio and a same-work route gets in measureInTurns. */
+const sameWorkTurns = Number(process.env.BENCH_SAME_WORK_TURNS ?? 4);
 
 interface Scenario {
   name: string;
@@ -228,7 +237,7 @@ async function main(): Promise<void> {
     const baselinePort = await freePort();
     const baselineProbe = probeArgs(await freePort());
     children.push(
-      startProcess([...baselineProbe.nodeArgs, '--import', 'tsx', 'bench/baseline-server.ts'], {
+      startProcess([...baselineNodeFlags(), ...profileArgs('baseline'), ...baselineProbe.nodeArgs, '--import', 'tsx', 'bench/baseline-server.ts'], {
         PORT: String(baselinePort),
         STATIC_FILE: mediaStaticFile(workDir),
         SAME_WORK_DATABASE_URL: databaseUrl,
@@ -241,7 +250,7 @@ async function main(): Promise<void> {
       // The webhook figures need a receiver on loopback.
       startFolio(
         { PORT: String(folioPort), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', MEDIA_DIR: path.join(workDir, 'media'), OUTGOING_ALLOW_PRIVATE_ADDRESSES: 'true', ...benchCommentLimits, ...folioProbe.env },
-        folioProbe.nodeArgs,
+        [...profileArgs('folio'), ...folioProbe.nodeArgs],
       ),
     );
     await Promise.all([waitForHttp(`http://127.0.0.1:${baselinePort}/`), waitForHttp(`http://127.0.0.1:${folioPort}/_cms/api/health`)]);
@@ -296,20 +305,19 @@ async function measureRequestPath(seeded: Seeded, databaseUrl: string, workDir: 
   const rows: Row[] = [{ scenario: 'baseline: bare Hono JSON route', ...baseline, ratio: 1, cpu: bareCpu!, bareCpuMicros: bareCpu!.cpuMicrosPerRequest }];
   for (const scenario of scenarios(seeded).filter((candidate) => chosenBy(only, candidate.name))) {
     const headers = { ...scenario.headers, ...(scenario.anonymous ? {} : { authorization: `Bearer ${token}` }) };
-    const result = await measure(`${servers.folio}${scenario.path}`, headers, scenario);
+    const sameUrl = scenario.sameWork && `${servers.baseline}${scenario.sameWork.path}`;
+    if (sameUrl && (scenario.method !== 'POST' || scenario.path.endsWith('/mcp'))) await expectSameAnswer(`${servers.folio}${scenario.path}`, sameUrl, { method: scenario.method, headers, body: scenario.body });
+    const [result, same] = sameUrl ? await measureInTurns([`${servers.folio}${scenario.path}`, sameUrl], headers, scenario) : [await measure(`${servers.folio}${scenario.path}`, headers, scenario), undefined];
     const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
     const target = scenario.target;
     const met = target === undefined ? undefined : 'ratio' in target ? ratio >= target.ratio : result.requestsPerSecond >= target.requestsPerSecond;
     const probed = { method: scenario.method, headers, body: scenario.body };
     const folio: CpuTarget = { probe: servers.folioProbe, request: { url: `${servers.folio}${scenario.path}`, ...probed } };
-    if (!scenario.sameWork) {
+    if (!scenario.sameWork || !sameUrl || !same) {
       const [cpu, bareNow] = await measureCpu([folio, bare]);
       rows.push({ scenario: scenario.name, ...result, ratio, target: describeTarget(target), met, cpu: cpu!, bareCpuMicros: bareNow!.cpuMicrosPerRequest });
       continue;
     }
-    const sameUrl = `${servers.baseline}${scenario.sameWork.path}`;
-    if (scenario.method !== 'POST' || scenario.path.endsWith('/mcp')) await expectSameAnswer(`${servers.folio}${scenario.path}`, sameUrl, { method: scenario.method, headers, body: scenario.body });
-    const same = await measure(sameUrl, headers, scenario);
     const sameRatio = result.requestsPerSecond / same.requestsPerSecond;
     const [cpu, bareNow, sameCpu] = await measureCpu([folio, bare, { probe: servers.baselineProbe, request: { url: sameUrl, ...probed } }]);
     rows.push({
@@ -377,12 +385,12 @@ async function seed(databaseUrl: string): Promise<Seeded> {
   });
 }
 
-async function measure(url: string, headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'> = {}) {
+function loadOptions(url: string, headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'> = {}): autocannon.Options {
   let n = 0;
   const { method = 'GET', body } = scenario;
   const bodyOf = () => JSON.stringify(typeof body === 'function' ? (body as (n: number) => unknown)((n += 1)) : body);
   const withBody = body === undefined ? {} : { headers: { ...headers, 'content-type': 'application/json' } };
-  const options: autocannon.Options = {
+  return {
     url,
     headers,
     connections,
@@ -390,11 +398,49 @@ async function measure(url: string, headers: Record<string, string>, scenario: P
     ...withBody,
     requests: body === undefined ? undefined : [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: bodyOf() }) }],
   };
+}
+
+async function load(options: autocannon.Options, seconds: number): Promise<autocannon.Result> {
+  const result = await autocannon({ ...options, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  return result;
+}
+
+interface Measured {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+async function measure(url: string, headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'> = {}): Promise<Measured> {
+  const options = loadOptions(url, headers, scenario);
   // A short warm-up lets the JIT and the connection pools settle before the measured run.
   await autocannon({ ...options, duration: Math.min(2, duration) });
-  const result = await autocannon({ ...options, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  const result = await load(options, duration);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+}
+
+/**
+ * Folio's route and its same-work route loaded in turns, `sameWorkTurns` each (the order swapped
+ * every round), for `duration` seconds in all each: this machine's load drifts over a minute, and
+ * measured one after the other the ratio of the two moved from 42% to 92% between runs of the same
+ * code. req/s is each side's requests over its seconds; p50 and p99 the median of its turns'.
+ */
+async function measureInTurns(urls: readonly [string, string], headers: Record<string, string>, scenario: Pick<Scenario, 'method' | 'body'>): Promise<[Measured, Measured]> {
+  const options = urls.map((url) => loadOptions(url, headers, scenario));
+  for (const each of options) await autocannon({ ...each, duration: Math.min(2, duration) });
+  const turns = urls.map(() => [] as autocannon.Result[]);
+  for (let round = 0; round < sameWorkTurns; round += 1) {
+    for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) turns[side]!.push(await load(options[side]!, duration / sameWorkTurns));
+  }
+  const [folio, same] = turns.map((results) => ({
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requests.total, 0) / results.reduce((sum, result) => sum + result.duration, 0),
+    p50: median(results.map((result) => result.latency.p50)),
+    p99: median(results.map((result) => result.latency.p99)),
+    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
+  }));
+  return [folio!, same!];
 }
 
 interface Servers {

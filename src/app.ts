@@ -134,40 +134,43 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
       return (authenticated ??= resolveCredentials(credentials, request, originAllowed).then((principal) => ({ ...shared, principal })));
     };
   };
-  app.use('*', requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/`, json: new JsonWriter(), operationContext }));
+  // Every handler below runs wrapped in the request's context (no middleware for `*`: request-context.ts).
+  const inRequest = requestContext({ log, headers: securityHeaders(https), apiHeaders, apiPrefix: `${apiBasePath}/`, json: new JsonWriter(), operationContext });
   // OAuth's discovery documents and endpoints take no cookie: any page may call them (browser-based
   // MCP clients do). Registered first, so their preflights are answered here.
-  for (const path of openCorsPaths) app.use(path, cors({ origin: '*', maxAge: 600, exposeHeaders: ['Retry-After', 'WWW-Authenticate'] }));
+  for (const path of openCorsPaths) app.use(path, inRequest(cors({ origin: '*', maxAge: 600, exposeHeaders: ['Retry-After', 'WWW-Authenticate'] })));
   if (config.corsOrigins.length > 0) {
     // Request headers are allowed as the preflight asks (Authorization, MCP-Protocol-Version, Mcp-Session-Id…);
     // the exposed ones are what browser clients read, the MCP transport's among them.
     const exposeHeaders = ['Retry-After', 'X-Request-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Mcp-Session-Id'];
-    app.use('*', cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders }));
+    app.use('*', inRequest(cors({ origin: config.corsOrigins, credentials: true, maxAge: 600, exposeHeaders })));
   }
 
   const budget = new BodyMemoryBudget(config.bodyMemoryLimit);
   const { served } = servedApi([...routes, ...(plugins?.routes() ?? [])]);
-  for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config });
-  for (const route of [...pageRoutes, ...oauthPageRoutes, ...panelRoutes(panelDir)]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config });
-  for (const route of [...discoveryRoutes, ...oauthRootFallbackRoutes]) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config });
-  mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins });
+  for (const route of served) mountRoute(app, route, { basePath: apiBasePath, bodyLimit: config.bodyLimit, budget, config, inRequest });
+  for (const route of [...pageRoutes, ...oauthPageRoutes, ...panelRoutes(panelDir)]) mountRoute(app, route, { basePath: pagesBasePath, bodyLimit: config.bodyLimit, budget, config, inRequest });
+  for (const route of [...discoveryRoutes, ...oauthRootFallbackRoutes]) mountRoute(app, route, { basePath: '', bodyLimit: config.bodyLimit, budget, config, inRequest });
+  mountMcp(app, apiBasePath, mcpTools, { publicUrl: config.publicUrl, bodyLimit: config.bodyLimit, budget, origins, inRequest });
 
   // A path of the API served for other methods: 405 with them. Asked here, where no route answered,
   // rather than by a middleware every request would pass through.
   const methodsAt = allowedMethods(app);
-  app.notFound((c) => {
-    if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
-      const allowed = methodsAt(c.req.path);
-      if (allowed.length > 0 && !allowed.includes(c.req.method)) {
-        const allow = allowed.join(', ');
-        return failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${allow}`, { allowed }), { allow });
+  app.notFound(
+    inRequest((c) => {
+      if (c.req.path === apiBasePath || c.req.path.startsWith(`${apiBasePath}/`)) {
+        const allowed = methodsAt(c.req.path);
+        if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+          const allow = allowed.join(', ');
+          return failure(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; allowed: ${allow}`, { allowed }), { allow });
+        }
+        return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
       }
-      return failure(c, new AppError('NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`));
-    }
-    // A person opening the server's address lands in the panel (or signs in first); 302, so a site can take `/` later.
-    if (c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(landingPath, 302);
-    return c.text('Not Found', 404);
-  });
+      // A person opening the server's address lands in the panel (or signs in first); 302, so a site can take `/` later.
+      if (c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(landingPath, 302);
+      return c.text('Not Found', 404);
+    }),
+  );
   app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));
   return app;
 }

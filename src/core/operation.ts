@@ -84,11 +84,15 @@ export async function runOperation<Input, Output>(
   const rule = operation.access;
   let principal: Principal | null;
   try {
-    principal = await admit(rule, ctx);
+    // Awaited only when it is a promise: most requests are admitted or refused at once, and each
+    // await on the request path costs a promise and a turn.
+    const admitted = admit(rule, ctx);
+    principal = admitted instanceof Promise ? await admitted : admitted;
   } catch (error) {
     throw refusal(error, options);
   }
-  const input = await readInput();
+  const read = readInput();
+  const input = read instanceof Promise ? await read : read;
   if (rule.kind === 'scoped' && rule.inputRole) {
     try {
       requireRole(rule.inputRole(input), principal);
@@ -104,8 +108,11 @@ function refusal(error: unknown, options: RunOptions): unknown {
   return error instanceof AppError && options.refused ? options.refused(error) : error;
 }
 
-/** Whom the operation will act for, or the refusal (DECISIONS §2: the scope is reported before the role). */
-async function admit(rule: Access<never>, ctx: Context): Promise<Principal | null> {
+/**
+ * Whom the operation will act for, or the refusal (DECISIONS §2: the scope is reported before the
+ * role); a promise only where the rule's `publicWhen` has to be asked.
+ */
+function admit(rule: Access<never>, ctx: Context): Principal | null | Promise<Principal | null> {
   const principal = ctx.principal;
   if (rule.kind === 'public') return principal;
   if (principal?.kind === 'system') return principal;
@@ -114,12 +121,17 @@ async function admit(rule: Access<never>, ctx: Context): Promise<Principal | nul
     return principal;
   }
   if (!principal || !hasScope(principal.scopes, rule.scope)) {
-    if (rule.publicWhen && (await rule.publicWhen(ctx))) return null;
-    if (!principal) throw unauthorized();
-    throw new AppError('FORBIDDEN', `Insufficient scope: requires ${rule.scope}`, { requiredScope: rule.scope });
+    const publicWhen = rule.publicWhen;
+    if (publicWhen) return publicWhen(ctx).then((allowed) => (allowed ? null : refuseScope(rule, principal)));
+    return refuseScope(rule, principal);
   }
   requireRole(rule.minRole, principal);
   return principal;
+}
+
+function refuseScope(rule: ScopedAccess<never>, principal: Principal | null): never {
+  if (!principal) throw unauthorized();
+  throw new AppError('FORBIDDEN', `Insufficient scope: requires ${rule.scope}`, { requiredScope: rule.scope });
 }
 
 function requireRole(role: Role | undefined, principal: Principal | null): void {

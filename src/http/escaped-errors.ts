@@ -1,8 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Context as HonoContext, Next } from 'hono';
+import type { Context as HonoContext } from 'hono';
 import type { Logger } from 'pino';
-import { failure } from './envelope.ts';
-import { asAppError } from './results.ts';
 import type { AppEnv } from './types.ts';
 
 /**
@@ -19,15 +17,14 @@ interface RequestScope {
 const scopes = new AsyncLocalStorage<RequestScope>();
 
 /**
- * Runs the rest of the request (`next`) in a scope the process-level handlers can fail (guardProcess):
- * an escaped error of the request rejects the one promise awaited here, whether or not `next` ever
- * settles, and the request is answered with the failure. Called by the request's own middleware
- * (request-context.ts) rather than being a middleware of its own: one layer less on every request.
+ * Runs the rest of the request (`work`) in a scope the process-level handlers can fail (guardProcess):
+ * an escaped error of the request rejects the one promise awaited here, whether or not `work` ever
+ * settles, and the caller answers the request with the failure (request-context.ts).
  */
-export async function failOnEscapedErrors(c: HonoContext<AppEnv>, next: Next): Promise<void> {
+export async function failOnEscapedErrors<T>(c: HonoContext<AppEnv>, work: () => Promise<T>): Promise<T> {
   let answered = false;
   try {
-    await new Promise<void>((resolve, reject) => {
+    return await new Promise<T>((resolve, reject) => {
       const scope: RequestScope = {
         escaped(error) {
           // After the answer went out there is no one to tell: logged as any escaped error is.
@@ -35,10 +32,8 @@ export async function failOnEscapedErrors(c: HonoContext<AppEnv>, next: Next): P
           else reject(error);
         },
       };
-      scopes.run(scope, next).then(resolve, reject);
+      scopes.run(scope, work).then(resolve, reject);
     });
-  } catch (error) {
-    c.res = failure(c, asAppError(c, error));
   } finally {
     answered = true;
   }

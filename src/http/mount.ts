@@ -9,6 +9,7 @@ import { preferences, respondAsync } from './prefer.ts';
 import { requestHeader } from './request-headers.ts';
 import { answerAbortedRequest } from './aborted.ts';
 import { asAppError, respondWith, respondWithFailure } from './results.ts';
+import type { InRequestContext } from './request-context.ts';
 import type { BodyDeclaration, Route } from './route.ts';
 import type { AppEnv } from './types.ts';
 
@@ -19,6 +20,8 @@ export interface MountOptions {
   budget: BodyMemoryBudget;
   /** What limits set by configuration are read from. */
   config: Config;
+  /** The request's context around the route's handler (request-context.ts). */
+  inRequest: InRequestContext;
 }
 
 /** The byte limit of a route's body, or undefined when it takes none. */
@@ -39,27 +42,36 @@ export function mountRoute(app: Hono<AppEnv>, route: Route, options: MountOption
     if (limit !== undefined && (declaredLength(c) ?? 0) > limit) throw tooLarge(limit);
     const ctx = await c.get('resolveContext')(route.operation.access.kind !== 'public');
     let query: unknown = {};
-    const output = await route.invoke(ctx, async () => {
+    const output = await route.invoke(ctx, () => {
       const params = route.params ? parseInput(route.params, c.req.param(), 'path') : {};
       query = route.query ? parseInput(route.query, readQuery(c), 'query') : {};
       const headers = route.headers ? parseInput(route.headers, requestHeaders(c), 'headers') : {};
-      const body = await readBody(c, route.body, limit ?? 0, options);
-      return { params, query, headers, body };
+      // A route without a body (most reads) parses its parts without a promise.
+      if (route.body.kind === 'none') return { params, query, headers, body: {} };
+      return readBody(c, route.body, limit ?? 0, options).then((body) => ({ params, query, headers, body }));
     });
     const response = await respond(c, route, output, query);
     for (const cookie of route.cookies?.(output, options.config) ?? []) response.headers.append('set-cookie', cookie);
     return response;
   };
   const failure = route.failure;
-  app.on(route.method.toUpperCase(), options.basePath + route.path, failure === undefined ? handle : async (c: HonoContext<AppEnv>) => {
-    try {
-      return await handle(c);
-    } catch (error) {
-      const aborted = answerAbortedRequest(c, error);
-      if (aborted) return aborted;
-      return respondWithFailure(c, await failure(asAppError(c, error), { url: c.req.url, method: c.req.method }));
-    }
-  });
+  app.on(
+    route.method.toUpperCase(),
+    options.basePath + route.path,
+    options.inRequest(
+      failure === undefined
+        ? handle
+        : async (c: HonoContext<AppEnv>) => {
+            try {
+              return await handle(c);
+            } catch (error) {
+              const aborted = answerAbortedRequest(c, error);
+              if (aborted) return aborted;
+              return respondWithFailure(c, await failure(asAppError(c, error), { url: c.req.url, method: c.req.method }));
+            }
+          },
+    ),
+  );
 }
 
 async function respond(c: HonoContext<AppEnv>, route: Route, output: unknown, query: unknown): Promise<Response> {

@@ -1,9 +1,12 @@
-import type { Context as HonoContext, MiddlewareHandler } from 'hono';
+import type { Context as HonoContext, Next } from 'hono';
 import type { Logger } from 'pino';
 import type { JsonWriter } from '../core/raw-json.ts';
+import { answerAbortedRequest } from './aborted.ts';
+import { failure } from './envelope.ts';
 import { failOnEscapedErrors } from './escaped-errors.ts';
 import type { HeaderMap } from './headers.ts';
 import { requestHeader } from './request-headers.ts';
+import { asAppError } from './results.ts';
 import type { AppEnv } from './types.ts';
 
 const acceptableRequestId = /^[\w\-=.:]{1,128}$/;
@@ -19,20 +22,32 @@ export interface RequestContextOptions {
   operationContext: (c: HonoContext<AppEnv>) => AppEnv['Variables']['resolveContext'];
 }
 
+/** A route's handler, a middleware, or the not-found handler. */
+type Handler = (c: HonoContext<AppEnv>, next: Next) => Promise<Response | void> | Response | void;
+
+/** What every handler the app registers is wrapped in (see requestContext). */
+export type InRequestContext = (handler: Handler) => (c: HonoContext<AppEnv>, next?: Next) => Promise<Response>;
+
 /**
  * Gives each request an id (the caller's `X-Request-Id` when it is sane, else a new UUID), decides the
  * fixed response headers, offers the operation context, runs the rest of the request in the scope
- * that fails it on an escaped error (escaped-errors.ts), and writes one structured log line when the
- * response is ready. One middleware for all of it: every layer of middleware costs each request an
- * async call, a promise and a closure of the router's chain.
+ * that fails it on an escaped error (escaped-errors.ts), answers what it throws as app.onError would,
+ * and writes one structured log line when the response is ready.
+ *
+ * A wrapper of each handler rather than a middleware for `*`: Hono runs a request that matches one
+ * handler straight, and one that matches two (a middleware and its route) through its composer, which
+ * sorts the matches, builds a dispatch chain and awaits each step: about a tenth of a small request's
+ * CPU and a sixth of its garbage (docs/decisions/0067). Where a request does meet a middleware
+ * (the CORS ones), the first wrapped handler to run sets the context up and the later ones pass.
  *
  * The headers go out as a plain object: the envelope builds its responses with it directly
  * (http/envelope.ts), because any `c.header()` call makes Hono build a WHATWG Headers object per
  * response, which costs more than the rest of a small request. Responses made otherwise (the docs
- * page, openapi.json) get the same headers added here afterwards.
+ * page, openapi.json, a CORS preflight) get the same headers added here afterwards.
  */
-export function requestContext({ log, headers, apiHeaders, apiPrefix, json, operationContext }: RequestContextOptions): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function requestContext({ log, headers, apiHeaders, apiPrefix, json, operationContext }: RequestContextOptions): InRequestContext {
+  return (handler) => async (c, next) => {
+    if (c.get('requestId') !== undefined) return (await handler(c, next!)) ?? c.res;
     const started = performance.now();
     c.set('json', json);
     const given = requestHeader(c, 'x-request-id');
@@ -43,11 +58,17 @@ export function requestContext({ log, headers, apiHeaders, apiPrefix, json, oper
     const requestLog = log.child({ requestId });
     c.set('log', requestLog);
     c.set('resolveContext', operationContext(c));
-    await failOnEscapedErrors(c, next);
+    let response: Response;
+    try {
+      response = await failOnEscapedErrors(c, async () => (await handler(c, next!)) ?? c.res);
+    } catch (error) {
+      response = answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error));
+    }
     if (!c.get('responseHeadersApplied')) {
-      for (const [name, value] of Object.entries(responseHeaders)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+      for (const [name, value] of Object.entries(responseHeaders)) if (!response.headers.has(name)) response.headers.set(name, value);
     }
     // The line's fields are not even gathered when the level is off (production runs at warn or info).
-    if (requestLog.isLevelEnabled('info')) requestLog.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+    if (requestLog.isLevelEnabled('info')) requestLog.info({ method: c.req.method, path: c.req.path, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
+    return response;
   };
 }

@@ -178,8 +178,16 @@ export interface Route {
   cookies?: (output: unknown, config: Config) => string[];
   accepted?: AcceptedSpec<unknown>;
   failure?: FailureSpec;
-  /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked). */
-  invoke(ctx: Context, readParts: () => Promise<{ params: unknown; query: unknown; headers: unknown; body: unknown }>): Promise<unknown>;
+  /** Runs the operation for `ctx` with the parts `readParts` parses (after access is checked); a promise where a body is read. */
+  invoke(ctx: Context, readParts: () => RawParts | Promise<RawParts>): Promise<unknown>;
+}
+
+/** A request's parts as the route's schemas parsed them. */
+export interface RawParts {
+  params: unknown;
+  query: unknown;
+  headers: unknown;
+  body: unknown;
 }
 
 export type BodyDeclaration =
@@ -214,7 +222,11 @@ export function defineRoute<P = undefined, Q = undefined, H = undefined, B = und
     cookies: spec.cookies as Route['cookies'],
     accepted: spec.accepted as Route['accepted'],
     failure: spec.failure,
-    invoke: (ctx, readParts) => runOperation(spec.operation, ctx, async () => toInput((await readParts()) as RouteParts<P, Q, H, B>)),
+    invoke: (ctx, readParts) =>
+      runOperation(spec.operation, ctx, () => {
+        const parts = readParts();
+        return parts instanceof Promise ? parts.then((read) => toInput(read as RouteParts<P, Q, H, B>)) : toInput(parts as RouteParts<P, Q, H, B>);
+      }),
   };
 }
 

@@ -7,6 +7,7 @@ import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '.
 import { failure } from '../http/envelope.ts';
 import { requestOrigin, type OriginPolicy } from '../http/origin.ts';
 import { requestHeader } from '../http/request-headers.ts';
+import type { InRequestContext } from '../http/request-context.ts';
 import type { AppEnv } from '../http/types.ts';
 import type { Scope } from '../core/roles.ts';
 import { bearerChallenge, scopesToAskFor, toolScopes } from './scope-challenge.ts';
@@ -29,12 +30,14 @@ export interface McpOptions {
   budget: BodyMemoryBudget;
   /** Which browser origins and Host names may call (DNS rebinding, decisions/0012). */
   origins: OriginPolicy;
+  /** The request's context around the endpoint's handler (http/request-context.ts). */
+  inRequest: InRequestContext;
 }
 
-export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget, origins }: McpOptions): void {
+export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly Tool[], { publicUrl, bodyLimit, budget, origins, inRequest }: McpOptions): void {
   const endpoint = createMcpEndpoint(tools);
   const offered = toolScopes(tools);
-  app.post(`${basePath}/mcp`, async (c) => {
+  const handle = async (c: HonoContext<AppEnv>): Promise<Response> => {
     // Before anything else, credentials included: a refused page must not even learn whether its token works.
     const refusal = origins.refusal(requestOrigin((name) => requestHeader(c, name), c.req.url));
     if (refusal !== undefined) return protocolError(c, 403, -32000, refusal);
@@ -68,7 +71,8 @@ export function mountMcp(app: Hono<AppEnv>, basePath: string, tools: readonly To
       if (error instanceof AppError) return failure(c, error);
       return internalError(c, error);
     }
-  });
+  };
+  app.post(`${basePath}/mcp`, inRequest(handle));
 }
 
 /** The protected resource metadata document (RFC 9728), which every challenge names. */
