@@ -30,7 +30,9 @@ export function followChildrenPeak(pid: number): { stop(): number } {
     const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
     for (const child of children) {
       try {
-        peakMb = Math.max(peakMb, residentMb(Number(child), 'VmHWM'));
+        // An exited child not yet reaped has no VmHWM (NaN, which no comparison passes): its last sample stands.
+        const childPeak = residentMb(Number(child), 'VmHWM');
+        if (childPeak > peakMb) peakMb = childPeak;
       } catch {
         // Gone between the two reads: its last sample stands.
       }

@@ -21,7 +21,7 @@ import { measureTransformLimits, printTransformLimits } from './media-transform-
 import { benchMenuItems, benchMenuName, seedBenchMenu } from './menus.ts';
 import { benchCommentBody, benchCommentLimits, seedBenchComments, type SeededComments } from './comments.ts';
 import { profileArgs } from './profile.ts';
-import { chosenBy, folioNodeFlags, freePort, median, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
+import { chosenBy, freePort, median, probeArgs, root, startFolio, startProcess, waitForHttp } from './process.ts';
 import { measureCpu, type CpuFigures, type CpuTarget } from './cpu.ts';
 import { measureAgainst } from './ab.ts';
 import { measureSchemaChanges } from './schema-change.ts';
@@ -43,12 +43,6 @@ import { measureWizardImport, printWizardImport } from './panel-import.ts';
  */
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/**
- * The baselines run with Folio's V8 flags (its young generation's size, its old generation's growth):
- * what they are measured against is Folio's code, not its memory settings (docs/decisions/0067).
- * BENCH_BASELINE_V8=default runs them with V8's own, as before.
- */
-const baselineNodeFlags = () => (process.env.BENCH_BASELINE_V8 === 'default' ? [] : folioNodeFlags());
 /** How many turns each of Folio and a same-work route gets in measureInTurns. */
 const sameWorkTurns = Number(process.env.BENCH_SAME_WORK_TURNS ?? 4);
 
@@ -237,7 +231,7 @@ async function main(): Promise<void> {
     const baselinePort = await freePort();
     const baselineProbe = probeArgs(await freePort());
     children.push(
-      startProcess([...baselineNodeFlags(), ...profileArgs('baseline'), ...baselineProbe.nodeArgs, '--import', 'tsx', 'bench/baseline-server.ts'], {
+      startProcess([...profileArgs('baseline'), ...baselineProbe.nodeArgs, '--import', 'tsx', 'bench/baseline-server.ts'], {
         PORT: String(baselinePort),
         STATIC_FILE: mediaStaticFile(workDir),
         SAME_WORK_DATABASE_URL: databaseUrl,
