@@ -19,7 +19,6 @@ import { AppError } from './core/errors.ts';
 import { JsonWriter } from './core/raw-json.ts';
 import type { Db } from './db/connection.ts';
 import type { MediaStorage } from './media/storage/types.ts';
-import { answerAbortedRequest } from './http/aborted.ts';
 import { BodyMemoryBudget } from './http/body.ts';
 import { clientAddress } from './http/client-address.ts';
 import { resolveCredentials, type CredentialRequest, type CredentialResolver } from './http/credentials.ts';
@@ -28,7 +27,7 @@ import { apiHeaders, securityHeaders } from './http/headers.ts';
 import { mountRoute } from './http/mount.ts';
 import { apiBasePath } from './http/paths.ts';
 import { createOriginPolicy, requestOrigin } from './http/origin.ts';
-import { asAppError } from './http/results.ts';
+import { answerThrown } from './http/results.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { requestContext } from './http/request-context.ts';
 import { requestHeader } from './http/request-headers.ts';
@@ -171,6 +170,6 @@ export function createApp({ config, db, log, storage, clock = systemClock, route
       return c.text('Not Found', 404);
     }),
   );
-  app.onError((error, c) => answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error)));
+  app.onError((error, c) => answerThrown(c, error));
   return app;
 }

@@ -4,7 +4,8 @@ import type { Context as HonoContext } from 'hono';
 import parseRange from 'range-parser';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
 import { contentDisposition, type ByteSource } from '../core/results.ts';
-import { errorBody, success } from './envelope.ts';
+import { answerAbortedRequest } from './aborted.ts';
+import { errorBody, failure, success } from './envelope.ts';
 import { requestHeader } from './request-headers.ts';
 import type { FailureResponse, PageResult, ResultSpec } from './route.ts';
 import type { AppEnv } from './types.ts';
@@ -143,4 +144,9 @@ export function asAppError(c: HonoContext<AppEnv>, error: unknown): AppError {
   if (unavailable) return unavailable;
   c.get('log').error({ err: error }, 'unhandled error');
   return new AppError('INTERNAL_ERROR', 'Internal server error', { requestId: c.get('requestId') });
+}
+
+/** What a thrown error is answered with, wherever it is caught (the request's wrapper, app.onError): a client's hang-up, or the envelope. */
+export function answerThrown(c: HonoContext<AppEnv>, error: unknown): Response {
+  return answerAbortedRequest(c, error) ?? failure(c, asAppError(c, error));
 }
