@@ -54,6 +54,19 @@ interface Instance {
   term: number;
 }
 
+/** A word of the text that may match: where it is, folded, and stemmed as the index stemmed it. */
+interface Candidate {
+  start: number;
+  end: number;
+  folded: string;
+  stemmed: string;
+}
+
+/** Whether a candidate is a query word: its stem equal to the word's, or for a prefix, either form starting with it. */
+function matches(word: Candidate, matcher: WordMatcher): boolean {
+  return matcher.prefix ? word.folded.startsWith(matcher.key) || word.stemmed.startsWith(matcher.key) : word.stemmed === matcher.key;
+}
+
 /** The required terms of a query, ready to find in the text of documents of one language. */
 export class SnippetMaker {
   readonly #terms: WordMatcher[][];
@@ -119,19 +132,24 @@ export class SnippetMaker {
 
   /** Where the terms occur: each word that may match, checked against every term's words; phrases as runs of adjacent words. */
   #instances(text: string): Instance[] {
-    const words: { start: number; end: number; folded: string; stemmed: string }[] = [];
+    const terms = this.#terms;
+    // Terms of one word each (most queries) are matched as their candidates come, so the instances
+    // come in text order; phrases need the candidates listed first, to find runs of adjacent words.
+    const phrases = terms.some((matchers) => matchers.length > 1);
+    const words: Candidate[] = [];
+    const instances: Instance[] = [];
     const plain = isAscii(text);
     for (const match of text.matchAll(plain ? this.#asciiCandidates : this.#unicodeCandidates())) {
       // A candidate inside a word (after a letter, digit or mark) is no word of its own.
       const inWord = match.index > 0 && (plain ? isAsciiWordCode(text.charCodeAt(match.index - 1)) : wordCharacterBefore.test(text.slice(Math.max(0, match.index - 2), match.index)));
       if (inWord) continue;
       const folded = plain ? match[0].toLowerCase() : foldWord(match[0]);
-      words.push({ start: match.index, end: match.index + match[0].length, folded, stemmed: this.#stem ? this.#stem(folded) : folded });
+      const word = { start: match.index, end: match.index + match[0].length, folded, stemmed: this.#stem ? this.#stem(folded) : folded };
+      if (phrases) words.push(word);
+      else for (let term = 0; term < terms.length; term += 1) if (matches(word, terms[term]![0]!)) instances.push({ start: word.start, end: word.end, term });
     }
-    const instances: Instance[] = [];
-    const matches = (word: (typeof words)[number], matcher: WordMatcher) =>
-      matcher.prefix ? word.folded.startsWith(matcher.key) || word.stemmed.startsWith(matcher.key) : word.stemmed === matcher.key;
-    for (const [term, matchers] of this.#terms.entries()) {
+    if (!phrases) return instances;
+    for (const [term, matchers] of terms.entries()) {
       if (matchers.length === 1) {
         for (const word of words) if (matches(word, matchers[0]!)) instances.push({ start: word.start, end: word.end, term });
         continue;
