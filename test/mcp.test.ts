@@ -124,6 +124,12 @@ describe('MCP transport', () => {
       { options: { rawBody: '{"jsonrpc":', headers: { 'content-type': 'application/json', accept: bothTypes } }, status: 400, code: -32700 },
       { options: { body: { hello: 'world' }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
       { options: { body: [], headers: { accept: bothTypes } }, status: 400, code: -32600 },
+      // Close to a request, but not one: a key too many, an id that is no integer, another version, params that are no object.
+      { options: { body: { jsonrpc: '2.0', id: 1, method: 'ping', extra: true }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
+      { options: { body: { jsonrpc: '2.0', id: 1.5, method: 'ping' }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
+      { options: { body: { jsonrpc: '1.0', id: 1, method: 'ping' }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
+      { options: { body: { jsonrpc: '2.0', id: 1, method: 'ping', params: [] }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
+      { options: { body: { jsonrpc: '2.0', id: 1, method: 'ping', params: null }, headers: { accept: bothTypes } }, status: 400, code: -32600 },
       { options: { rawBody: '{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: { 'content-type': 'text/plain', accept: bothTypes } }, status: 415, code: -32000 },
       { options: { body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { accept: 'text/html' } }, status: 406, code: -32000 },
       { options: { body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { accept: bothTypes, 'mcp-protocol-version': '1999-01-01' } }, status: 400, code: -32000 },
@@ -145,6 +151,20 @@ describe('MCP transport', () => {
     expect(params.body.error.message).toContain('name');
     const tool = await callTool(t, 'no_such_tool', {});
     expect(tool.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Unknown tool: no_such_tool' } });
+    for (const bad of [{ name: 7 }, { name: 'schema_list_collections', arguments: [] }, { name: 'schema_list_collections', arguments: null }]) {
+      const response = await rpc(t, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: bad });
+      expect(response.body.error.code, JSON.stringify(bad)).toBe(-32602);
+    }
+  });
+
+  it('answers requests that carry _meta, a task or a string id like any other', async () => {
+    const meta = { progressToken: 'p1' };
+    const withMeta = await rpc(t, { jsonrpc: '2.0', id: 'm', method: 'tools/call', params: { name: 'schema_list_collections', arguments: {}, _meta: meta, task: { ttl: 1000 } } });
+    expect(withMeta.status).toBe(200);
+    expect(withMeta.body.id).toBe('m');
+    expect(Array.isArray(withMeta.body.result.structuredContent.items)).toBe(true);
+    const ping = await rpc(t, { jsonrpc: '2.0', id: 'p', method: 'ping', params: { _meta: meta } });
+    expect(ping.body).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
   });
 });
 

@@ -71,7 +71,7 @@ export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
     ping: () => ({}),
     'tools/list': () => listing,
     'tools/call'(params, context) {
-      const { name, arguments: args } = readParams(CallToolRequestParamsSchema, params);
+      const { name, arguments: args } = plainCallParams(params) ?? readParams(CallToolRequestParamsSchema, params);
       const tool = byName.get(name);
       if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       return callTool(tool, context, args ?? {}, json);
@@ -95,6 +95,20 @@ export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
       }
     },
   };
+}
+
+/**
+ * A tool call's params as clients send them, a `name` and an object of `arguments`, which the SDK's
+ * schema would give back as they are: taken without running it (see plainRequest in routes.ts).
+ * Anything else (`_meta`, `task`, a bad name) goes through the schema.
+ */
+function plainCallParams(params: unknown): { name: string; arguments?: Record<string, unknown> } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined;
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return undefined;
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
+  return { name, arguments: args as Record<string, unknown> | undefined };
 }
 
 function readParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
