@@ -1,6 +1,7 @@
 import type { Context as HonoContext, Hono } from 'hono';
 import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../core/context.ts';
+import { hasOnlyKeys, isPlainObject } from '../core/plain-object.ts';
 import { AppError, databaseUnavailable, unauthorized } from '../core/errors.ts';
 import { answerAbortedRequest } from '../http/aborted.ts';
 import { declaredLength, readBuffered, tooLarge, type BodyMemoryBudget } from '../http/body.ts';
@@ -144,21 +145,19 @@ function parseMessages(c: HonoContext<AppEnv>, text: string): { list: JSONRPCMes
 /**
  * A request as clients send nearly all of them: `jsonrpc`, an `id`, a `method`, and `params` without
  * `_meta`. The SDK's schema accepts such a message as it is, so it is taken without running the
- * schema, whose parse was a fifth of the endpoint's own CPU under load; anything else (a
- * notification, a reply, `_meta`, a key too many, a bad id) goes through the schema.
+ * schema, whose parse and copy were a good part of the endpoint's garbage under load
+ * (decisions/0068); anything else (a notification, a reply, `_meta`, a key too many, a bad id) goes
+ * through the schema.
  */
 function plainRequest(item: unknown): JSONRPCRequest | undefined {
-  if (!isPlainObject(item)) return undefined;
-  for (const key in item) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
+  if (!hasOnlyKeys(item, requestKeys)) return undefined;
   const { jsonrpc, id, method, params } = item;
   if (jsonrpc !== '2.0' || typeof method !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
   if (params !== undefined && !(isPlainObject(params) && !Object.hasOwn(params, '_meta'))) return undefined;
   return item as JSONRPCRequest;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const requestKeys = ['jsonrpc', 'id', 'method', 'params'];
 
 /** No header, `*\/*`, `application/*` or `application/json`: this server always answers JSON. */
 function acceptsJson(accept: string | undefined): boolean {

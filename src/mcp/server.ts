@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from '../core/context.ts';
 import { AppError, databaseUnavailable } from '../core/errors.ts';
+import { hasOnlyKeys, isPlainObject } from '../core/plain-object.ts';
 import { JsonWriter, RawJson } from '../core/raw-json.ts';
 import type { Scope } from '../core/roles.ts';
 import { missingScope } from './scope-challenge.ts';
@@ -103,12 +104,10 @@ export function createMcpEndpoint(tools: readonly Tool[]): McpEndpoint {
  * Anything else (`_meta`, `task`, a bad name) goes through the schema.
  */
 function plainCallParams(params: unknown): { name: string; arguments?: Record<string, unknown> } | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined;
-  const { name, arguments: args } = params as Record<string, unknown>;
-  if (typeof name !== 'string') return undefined;
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
-  return { name, arguments: args as Record<string, unknown> | undefined };
+  if (!hasOnlyKeys(params, ['name', 'arguments'])) return undefined;
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return undefined;
+  return { name, arguments: args };
 }
 
 function readParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {

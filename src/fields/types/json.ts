@@ -1,13 +1,8 @@
+import { isPlainObject } from '../../core/plain-object.ts';
 import { fail, pass, type FieldTypeDefinition } from '../field-type.ts';
 import { jsonText } from '../storage.ts';
 
 const jsonMaxDepth = 100;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 /** Why a value is not plain JSON (parsed bodies always are; defaults set in code might not be). */
 function jsonProblem(value: unknown, depth: number): string | undefined {

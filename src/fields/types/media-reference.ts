@@ -1,6 +1,6 @@
 import { fail, pass, type FieldTypeDefinition, type ValueCheck } from '../field-type.ts';
 import { jsonText } from '../storage.ts';
-import { isPlainObject } from './json.ts';
+import { isPlainObject } from '../../core/plain-object.ts';
 import { ulidPattern } from './reference.ts';
 
 /**
