@@ -245,8 +245,10 @@ describe('the entry editor', () => {
       // The tab closes only once the browser holds the copy: a loaded machine can lag its write.
       await eventually(() => unsentEditsKept(page, `articles/${id}`)).toEqual({ summary: 'Never sent' });
       await page.close({ runBeforeUnload: false });
-      await context.setOffline(false);
+      // Read while still offline: a closed page's renderer may outlive close() by a moment, and back
+      // online it would send its retry (a clean-clone CI run on SQLite saw the save arrive here).
       expect((await readEntry(id)).data.summary).toBeNull();
+      await context.setOffline(false);
 
       const again = await context.newPage();
       await again.goto(entryUrl(id));
