@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles } from '../src/core/roles.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
-import { api, startTestStorage, type TestStorage } from './support/media.ts';
+import { api, sha256, startTestStorage, type TestStorage } from './support/media.ts';
 import { spawnServer, type LogLine, type ServerProcess } from './support/process.ts';
 import { rawHangUp, rawRequest } from './support/raw-http.ts';
 
@@ -114,7 +115,22 @@ describe('hostile requests against a running server', () => {
     // The same process id: it replaced itself rather than starting a child a supervisor would not see.
     const commandLine = fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
     if (process.allowedNodeEnvironmentFlags.has('--experimental-async-context-frame')) expect(commandLine).toContain('--experimental-async-context-frame');
+    expect(commandLine).toContain('--expose-gc');
     expect(fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_TRIM_THRESHOLD_=131072');
+  });
+
+  it('stores a file of many megabytes whole, collecting the buffers already written as it streams (src/http/streamed-memory.ts)', async () => {
+    // Past the collection's step (4 MiB) twice, cut by the client into pieces that do not fall on it.
+    const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(9 * 1024 * 1024 + 12_345)]);
+    const body = Buffer.concat([Buffer.from(fileHead.replace('a.png', 'large.pdf').replace('image/png', 'application/pdf')), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const pieces = Array.from({ length: Math.ceil(body.length / 100_003) }, (_, n) => body.subarray(n * 100_003, (n + 1) * 100_003));
+    const uploaded = await rawRequest(url, 'POST', `${api}/media/upload`, { authorization: `Bearer ${t.adminToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, pieces);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.data.item).toMatchObject({ mimeType: 'application/pdf', size: bytes.length, filename: 'large.pdf' });
+    const served = await fetch(new URL(`${api}/media/file/${uploaded.body.data.item.storageKey}`, url), { headers: { authorization: `Bearer ${t.adminToken}` } });
+    expect(served.status).toBe(200);
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
+    expect((await rawRequest(url, 'DELETE', `${api}/media/${uploaded.body.data.item.id}`, { authorization: `Bearer ${t.adminToken}` })).status).toBe(200);
   });
 
   it('fails only the request whose code throws outside its promise chain, with a 500 naming the request, and goes on', async () => {

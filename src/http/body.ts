@@ -5,6 +5,7 @@ import busboy from 'busboy';
 import type { Context as HonoContext } from 'hono';
 import { AppError, validationError } from '../core/errors.ts';
 import { requestHeader } from './request-headers.ts';
+import { streamedThrough } from './streamed-memory.ts';
 
 /**
  * Request bodies, read the way each route declares (http/route.ts). Buffered kinds (JSON, form) hold
@@ -167,7 +168,7 @@ export type MultipartPart =
  */
 export type MultipartBody = AsyncIterable<MultipartPart>;
 
-/** Counts the bytes of the whole body and fails the stream past the limit. */
+/** Counts the bytes of the whole body and fails the stream past the limit; every streamed body passes here (streamed-memory.ts). */
 class ByteLimit extends Transform {
   private seen = 0;
   private readonly limit: number;
@@ -177,6 +178,7 @@ class ByteLimit extends Transform {
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.seen += chunk.length;
+    streamedThrough(chunk.length);
     if (this.seen > this.limit) done(tooLarge(this.limit));
     else done(null, chunk);
   }
