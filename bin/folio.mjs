@@ -1,8 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=25
-// The V8 flags keep the young generation small, so buffers a request streams through are freed within
-// milliseconds instead of piling up (docs/decisions/0016), and the old generation growing by a quarter
-// of what survives rather than V8's several times, so a long import's garbage does not swell the
-// process (docs/decisions/0029). `npm start` passes the same flags.
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=25
+// The V8 flags size the young generation for concurrent requests rather than by the machine's memory
+// (docs/decisions/0016, 0054, 0069: a streamed body's buffers are freed by the server's own minor
+// collections, not by a small young generation), and grow the old generation by a quarter of what
+// survives rather than V8's several times, so a long import's garbage does not swell the process
+// (docs/decisions/0029). `npm start` passes the same flags.
 // Runs the compiled server, dist/main.js, which `npm install` builds (docs/decisions/0039).
 import { refuseUnsupportedNode } from './node-version.mjs';
 import { becomeServerProcess } from './server-process.mjs';
