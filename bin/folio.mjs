@@ -1,9 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=25
-// The V8 flags size the young generation for concurrent requests rather than by the machine's memory
-// (docs/decisions/0016, 0054, 0069: a streamed body's buffers are freed by the server's own minor
-// collections, not by a small young generation), and grow the old generation by a quarter of what
-// survives rather than V8's several times, so a long import's garbage does not swell the process
-// (docs/decisions/0029). `npm start` passes the same flags.
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=25 --expose-gc
+// The V8 flags size the young generation for the request path rather than by the machine's memory
+// (docs/decisions/0054, 0069); grow the old generation by a quarter of what survives rather than V8's
+// several times, so a long import's garbage does not swell the process (docs/decisions/0029); and
+// give the server V8's `gc`, with which it frees a streamed body's buffers as they pass (0069).
+// `npm start` passes the same flags.
 // Runs the compiled server, dist/main.js, which `npm install` builds (docs/decisions/0039).
 import { refuseUnsupportedNode } from './node-version.mjs';
 import { becomeServerProcess } from './server-process.mjs';

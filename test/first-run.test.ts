@@ -292,9 +292,9 @@ describe('a first start', () => {
 describe('the folio command', () => {
   it('runs through its first line with the V8 flags npm start passes too', async () => {
     const shebang = fs.readFileSync(cliPath, 'utf8').split('\n', 1)[0]!;
-    expect(shebang).toBe('#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=25');
+    expect(shebang).toBe('#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=25 --expose-gc');
     const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    expect(packageJson.scripts.start).toBe('node --max-semi-space-size=8 --heap-growing-percent=25 bin/folio.mjs serve');
+    expect(packageJson.scripts.start).toBe('node --max-semi-space-size=8 --heap-growing-percent=25 --expose-gc bin/folio.mjs serve');
     const result = await runProcess(cliPath, ['--version'], { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` });
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
